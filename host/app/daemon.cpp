@@ -1,0 +1,134 @@
+#include "app/daemon.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+#include "log/log.hpp"
+#include "opbase/version.hpp"
+#include "util/clock.hpp"
+
+namespace opbase::host {
+
+Daemon::Daemon(Config config) : config_(std::move(config)) {}
+
+Daemon::~Daemon() { stop(); }
+
+Status Daemon::start() {
+  log::Level level = log::Level::kInfo;
+  if (!log::parse_level(config_.get_or("log.level", "info"), &level)) {
+    return Status::validation("log.level must be debug, info, warning or error");
+  }
+  log::set_level(level);
+
+  auto generated = ensure_default_project_keys(config_);
+  if (!generated) return generated.status();
+  auto projects = Projects::load(config_);
+  if (!projects) return projects.status();
+  projects_ = std::move(*projects);
+  if (projects_->all().empty()) {
+    log::warn("daemon", "no project is configured: every API call will answer AUTHENTICATION_FAILED");
+  }
+
+  auto capacity = config_.get_int("events.queue_capacity", 1, 10'000'000);
+  if (!capacity) return capacity.status();
+  bus_ = std::make_unique<EventBus>(static_cast<size_t>(*capacity));
+
+  context_.registry = &registry_;
+  context_.bus = bus_.get();
+  context_.config = &config_;
+  context_.now_ms = &system_now_ms;
+  loader_ = std::make_unique<PluginLoader>(&context_);
+  enabled_plugins_ = config_.get_list("plugins.enabled");
+  loader_->load_all(enabled_plugins_, split_plugin_dirs(config_.get_or("plugins.dir")));
+
+  auto settings = GatewaySettings::from(config_);
+  if (!settings) return settings.status();
+  dispatcher_ = std::make_unique<Dispatcher>(*projects_, registry_, settings->max_body_bytes);
+  metrics_.set_extra_source([this] { return metrics_extra(); });
+  gateway_ = std::make_unique<HttpGateway>(*settings, *dispatcher_, metrics_,
+                                           [this] { return readiness(); });
+  if (Status started = gateway_->start(); !started) return started;
+
+  log::info("daemon", "opbase " OPBASE_VERSION " serving " + std::to_string(projects_->all().size()) +
+                          " project(s), " + std::to_string(loader_->loaded().size()) + " plugin(s), " +
+                          std::to_string(registry_.op_count()) + " op name(s)");
+  print_banner(*generated);
+  return Status::ok();
+}
+
+void Daemon::print_banner(bool generated_keys) const {
+  // Standard output carries what scripts read: the URL first, as one line.
+  std::printf("listening on http://%s:%d\n", gateway_->host().c_str(), gateway_->port());
+  if (generated_keys && config_.get_or("projects.print_generated_keys") == "true") {
+    std::printf("project default: endpoint key %s, API key %s\n",
+                config_.get_or("projects.default.endpoint_key").c_str(),
+                config_.get_or("projects.default.api_key").c_str());
+    std::printf("try: curl -s -H 'X-API-KEY: %s' -d '{\"op\":\"echo.ping\"}' http://%s:%d/api/%s\n",
+                config_.get_or("projects.default.api_key").c_str(), gateway_->host().c_str(),
+                gateway_->port(), config_.get_or("projects.default.endpoint_key").c_str());
+  }
+  std::fflush(stdout);
+}
+
+void Daemon::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  const int drain_s = static_cast<int>(
+      config_.get_int("server.drain_timeout_s", 0, 3600).is_ok()
+          ? *config_.get_int("server.drain_timeout_s", 0, 3600)
+          : 30);
+  if (gateway_) {
+    log::info("daemon", "stopping: draining in-flight requests");
+    gateway_->stop(drain_s);
+  }
+  if (bus_) bus_->stop(static_cast<int64_t>(drain_s) * 1000);
+  if (loader_) loader_->shutdown_all();
+  log::info("daemon", "stopped");
+}
+
+ReadinessReport Daemon::readiness() const {
+  nlohmann::json checks = nlohmann::json::object();
+  bool ready = true;
+  nlohmann::json plugins = nlohmann::json::object();
+  for (const auto& p : loader_->loaded()) plugins[p.name] = "loaded";
+  for (const auto& p : loader_->refused()) {
+    plugins[p.name] = "refused";
+    ready = false;
+  }
+  checks["plugins"] = plugins;
+  // Stores join this report when the storage drivers arrive (issue 3).
+  return {ready, nlohmann::json{{"status", ready ? "ready" : "not_ready"}, {"checks", checks}}.dump()};
+}
+
+std::string Daemon::metrics_extra() const {
+  std::string out;
+  out += "# HELP opbase_plugins_loaded Plugins loaded and serving.\n";
+  out += "# TYPE opbase_plugins_loaded gauge\n";
+  out += "opbase_plugins_loaded " + std::to_string(loader_->loaded().size()) + "\n";
+  out += "# HELP opbase_plugin_info A loaded plugin and its version.\n";
+  out += "# TYPE opbase_plugin_info gauge\n";
+  for (const auto& p : loader_->loaded()) {
+    out += "opbase_plugin_info{plugin=\"" + p.name + "\",version=\"" + p.version + "\"} 1\n";
+  }
+  out += "# HELP opbase_plugins_refused Enabled plugins that could not be loaded.\n";
+  out += "# TYPE opbase_plugins_refused gauge\n";
+  out += "opbase_plugins_refused " + std::to_string(loader_->refused().size()) + "\n";
+  out += "# HELP opbase_events_published_total Events published on the event bus.\n";
+  out += "# TYPE opbase_events_published_total counter\n";
+  out += "opbase_events_published_total " + std::to_string(bus_->published()) + "\n";
+  out += "# HELP opbase_events_delivered_total Events handed to a subscriber.\n";
+  out += "# TYPE opbase_events_delivered_total counter\n";
+  std::string dropped;
+  for (const auto& s : bus_->stats()) {
+    const std::string labels = "{subscriber=\"" + s.owner + "\",pattern=\"" + s.pattern + "\"}";
+    out += "opbase_events_delivered_total" + labels + " " + std::to_string(s.delivered) + "\n";
+    dropped += "opbase_events_dropped_total" + labels + " " + std::to_string(s.dropped) + "\n";
+  }
+  out += "# HELP opbase_events_dropped_total Events dropped because a subscriber's queue was full.\n";
+  out += "# TYPE opbase_events_dropped_total counter\n";
+  out += dropped;
+  return out;
+}
+
+}  // namespace opbase::host

@@ -1,0 +1,43 @@
+// The built-in defaults: every key the host reads, its default and its meaning.
+// docs/configuration.md and conf/opbase.properties describe the same keys; keep them together.
+#include "config/config.hpp"
+
+#ifndef OPBASE_DEFAULT_PLUGIN_DIR
+#define OPBASE_DEFAULT_PLUGIN_DIR "/usr/lib/opbase/plugins"
+#endif
+
+namespace opbase::host {
+
+const std::vector<ConfigDefault>& config_defaults() {
+  static const std::vector<ConfigDefault> rows = {
+      {"server.host", "127.0.0.1", "address to listen on; 0.0.0.0 for every interface"},
+      {"server.port", "8080", "TCP port; 0 takes a free port and prints it"},
+      {"server.threads", "64",
+       "worker threads; each serves one connection at a time, so this is the number of "
+       "connections served at once"},
+      {"server.queue", "256", "accepted connections waiting for a free worker before refusal"},
+      {"server.max_body_bytes", "4194304", "largest request body; larger is PAYLOAD_TOO_LARGE"},
+      {"server.keep_alive", "true", "reuse connections for several requests"},
+      {"server.keep_alive_timeout_s", "15", "idle seconds before a kept-alive connection closes"},
+      {"server.max_keep_alive_requests", "0", "requests per connection before it closes; 0 = no limit"},
+      {"server.receive_timeout_s", "30", "seconds a client may take to send a request"},
+      {"server.drain_timeout_s", "30", "on SIGTERM, seconds to let in-flight requests finish"},
+      {"storage.driver", "sqlite", "document store: sqlite (embedded) or mongodb"},
+      {"storage.path", "data", "folder of the embedded store and generated keys"},
+      {"storage.mongodb.uri", "mongodb://127.0.0.1:27017", "MongoDB connection string"},
+      {"plugins.dir", OPBASE_DEFAULT_PLUGIN_DIR,
+       "where plugins are found: folders separated by ':', searched in order for <name>.so"},
+      {"plugins.enabled", "", "plugins to load, comma-separated, in load order"},
+      {"projects.generate_default", "true",
+       "when no project 'default' is configured, create one with random keys on first start and "
+       "keep them in <storage.path>/default-project.properties"},
+      {"projects.print_generated_keys", "false",
+       "print the generated default project's keys on standard output at start (development)"},
+      {"events.queue_capacity", "10000",
+       "events waiting per subscription; when full, new events for it are dropped and counted"},
+      {"log.level", "info", "debug, info, warning or error"},
+  };
+  return rows;
+}
+
+}  // namespace opbase::host

@@ -1,0 +1,169 @@
+#include "gateway/dispatcher.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+#include "gateway/envelope.hpp"
+#include "log/log.hpp"
+#include "plugins/response.hpp"
+
+namespace opbase::host {
+namespace {
+
+opbase_str str(std::string_view s) { return {s.data(), s.size()}; }
+
+bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
+  if (text.size() < prefix.size()) return false;
+  return std::equal(prefix.begin(), prefix.end(), text.begin(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  });
+}
+
+Status authentication_failed(std::string message) {
+  return Status(code::kAuthenticationFailed, std::move(message));
+}
+
+// Parses the body, answering where it went wrong. Exceptions only on the failure path.
+Result<nlohmann::json> parse_body(std::string_view body) {
+  try {
+    return nlohmann::json::parse(body);
+  } catch (const nlohmann::json::parse_error& e) {
+    return Status::validation("the request body is not valid JSON (at byte " +
+                                  std::to_string(e.byte) + ")",
+                              {{"position", e.byte}});
+  }
+}
+
+void fill_error(ApiAnswer& answer, const Status& status, std::string_view request_id,
+                int http_status_override = 0) {
+  answer.http_status = http_status_override ? http_status_override : status.http_status();
+  answer.body = error_envelope(status, request_id);
+  answer.metric_code = status.code();
+  if (status.code() == code::kRateLimitExceeded || status.code() == code::kQuotaExceeded) {
+    const auto& d = status.details();
+    if (d.is_object() && d.contains("retry_after") && d["retry_after"].is_number_integer()) {
+      answer.headers.emplace_back("Retry-After", std::to_string(d["retry_after"].get<int64_t>()));
+    }
+  }
+}
+
+}  // namespace
+
+Result<Dispatcher::Caller> Dispatcher::authorize(const OpEntry& op, const Project& project,
+                                                 const ApiCall& call) const {
+  if (op.access == OPBASE_ACCESS_API_KEY) return Caller{};
+  std::string_view header = call.authorization;
+  if (header.empty()) {
+    if (op.access == OPBASE_ACCESS_USER_OPTIONAL) return Caller{};
+    return authentication_failed("'" + op.name +
+                                 "' needs a signed-in user: send 'Authorization: Bearer <id_token>'");
+  }
+  if (!starts_with_ignoring_case(header, "Bearer ")) {
+    return authentication_failed("the Authorization header must be 'Bearer <id_token>'");
+  }
+  std::string_view token = header.substr(7);
+  while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
+  while (!token.empty() && token.back() == ' ') token.remove_suffix(1);
+  if (token.empty()) return authentication_failed("the bearer token is empty");
+
+  const ServiceEntry* verifier = registry_.find_service(kTokenVerifierService);
+  if (verifier == nullptr) {
+    return authentication_failed("no plugin verifies tokens on this server (enable the auth plugin)");
+  }
+  const std::string input = nlohmann::json{{"token", token}}.dump();
+  opbase_response verified;
+  verifier->fn(verifier->state, str(project.id), str(input), &verified);
+  if (verified.failed) return verified.error_status();
+
+  auto claims = nlohmann::json::parse(verified.data.value_or("null"), nullptr, false);
+  if (!claims.is_object() || !claims.contains("sub") || !claims["sub"].is_string() ||
+      claims["sub"].get_ref<const std::string&>().empty()) {
+    return Status::internal("the token verifier answered no subject");
+  }
+  if (op.access == OPBASE_ACCESS_ADMIN) {
+    const auto roles = claims.value("roles", nlohmann::json::array());
+    const bool admin = roles.is_array() && std::find(roles.begin(), roles.end(), "admin") != roles.end();
+    if (!admin) return Status(code::kForbidden, "'" + op.name + "' needs the admin role");
+  }
+  return Caller{claims["sub"].get<std::string>(), std::move(*verified.data), std::string(token)};
+}
+
+ApiAnswer Dispatcher::handle(const ApiCall& call) const {
+  ApiAnswer answer;
+  auto fail = [&](const Status& status, int http_status = 0) {
+    fill_error(answer, status, call.request_id, http_status);
+    return answer;
+  };
+
+  // 1. The project, and its API key (compared in constant time).
+  const Project* project = nullptr;
+  if (call.api_key.empty()) return fail(authentication_failed("missing X-API-KEY header"));
+  if (call.endpoint_key) {
+    project = projects_.by_endpoint_key(*call.endpoint_key);
+    if (project == nullptr) return fail(authentication_failed("no project has this endpoint key"));
+    if (!Projects::api_key_matches(*project, call.api_key)) {
+      return fail(authentication_failed("invalid API key"));
+    }
+  } else {
+    project = projects_.by_api_key(call.api_key);
+    if (project == nullptr) return fail(authentication_failed("invalid API key"));
+  }
+
+  // 2. The body: size, JSON, an object, the op.
+  if (call.body_too_large) {
+    return fail(Status(code::kPayloadTooLarge,
+                       "the request body is larger than " + std::to_string(max_body_bytes_) + " bytes",
+                       {{"max_bytes", max_body_bytes_}}));
+  }
+  auto body = parse_body(call.body);
+  if (!body) return fail(body.status());
+  if (!body->is_object()) return fail(Status::validation("the request body must be a JSON object"));
+  std::string op_name;
+  if (auto it = body->find("op"); it != body->end()) {
+    if (!it->is_string()) return fail(Status::validation("field 'op' must be a string"));
+    op_name = it->get<std::string>();
+  } else if (auto q = body->find("query"); q != body->end() && q->is_string()) {
+    op_name = kStatementOp;
+  } else {
+    return fail(Status::validation("missing field 'op'"));
+  }
+  const OpEntry* op = registry_.find_op(op_name);
+  if (op == nullptr) {
+    answer.metric_op = "unknown";
+    return fail(Status(code::kUnknownOperation,
+                       "unknown operation '" + op_name + "' (no loaded plugin serves it)",
+                       {{"op", op_name}}));
+  }
+  answer.metric_op = op->name;
+
+  // 3. Who calls: the op's access need.
+  auto caller = authorize(*op, *project, call);
+  if (!caller) return fail(caller.status());
+
+  // 4. The handler.
+  const opbase_request request{sizeof(opbase_request), str(op->name),          str(op_name),
+                               str(call.body),         str(project->id),       str(caller->user_id),
+                               str(caller->claims),    str(call.request_id),   str(call.client_address),
+                               str(caller->token)};
+  opbase_response response;
+  opbase_rc rc = OPBASE_RC_ERROR;
+  try {
+    rc = op->fn(op->state, &request, &response);
+  } catch (...) {
+    log::error("gateway", "op " + op->name + " let an exception escape (request " +
+                              std::string(call.request_id) + ")");
+    return fail(Status::internal("internal error"));
+  }
+  if (response.failed) return fail(response.error_status(), response.http_status);
+  if (rc != OPBASE_RC_OK) {
+    log::error("gateway", "op " + op->name + " failed without an error (request " +
+                              std::string(call.request_id) + ")");
+    return fail(Status::internal("internal error"));
+  }
+  answer.body = success_envelope(response.data ? std::string_view(*response.data) : "null",
+                                 response.meta, response.top_level);
+  return answer;
+}
+
+}  // namespace opbase::host

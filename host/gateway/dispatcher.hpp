@@ -1,0 +1,67 @@
+// Dispatcher: the gateway's pipeline for one API call, independent of HTTP so it can be tested
+// directly: project by endpoint key (or by API key on /api), API key, body size, JSON, op name,
+// the op's access need (bearer token through the "auth.verify_token" service), the handler call,
+// and the envelope. Every failure becomes the spec's error envelope with its HTTP status.
+//
+// Thread-safety: handle() is called concurrently from the HTTP worker threads; the dispatcher
+// only reads the registry and projects, which do not change while serving.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "metrics/metrics.hpp"
+#include "plugins/registry.hpp"
+#include "projects/projects.hpp"
+
+namespace opbase::host {
+
+struct ApiCall {
+  std::optional<std::string_view> endpoint_key;  // nullopt for POST /api
+  std::string_view api_key;                      // X-API-KEY, empty when absent
+  std::string_view authorization;                // Authorization header, empty when absent
+  std::string_view body;
+  bool body_too_large = false;                   // the reader stopped at max_body_bytes
+  std::string_view request_id;
+  std::string_view client_address;
+};
+
+struct ApiAnswer {
+  int http_status = 200;
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;  // beyond Content-Type / X-Request-Id
+  std::string metric_op = "none";  // label for the metrics: a registered op, "unknown" or "none"
+  std::string metric_code = "OK";
+};
+
+// The service a plugin provides to check bearer tokens (the auth plugin will).
+inline constexpr std::string_view kTokenVerifierService = "auth.verify_token";
+// The op a body without "op" but with "query" is sent to: the statement form of DECISIONS 1.
+inline constexpr std::string_view kStatementOp = "collection.statement";
+
+class Dispatcher {
+ public:
+  Dispatcher(const Projects& projects, const Registry& registry, size_t max_body_bytes)
+      : projects_(projects), registry_(registry), max_body_bytes_(max_body_bytes) {}
+
+  ApiAnswer handle(const ApiCall& call) const;
+
+  size_t max_body_bytes() const { return max_body_bytes_; }
+
+ private:
+  struct Caller {
+    std::string user_id;
+    std::string claims;  // JSON object text, empty when anonymous
+    std::string token;
+  };
+  Result<Caller> authorize(const OpEntry& op, const Project& project, const ApiCall& call) const;
+
+  const Projects& projects_;
+  const Registry& registry_;
+  const size_t max_body_bytes_;
+};
+
+}  // namespace opbase::host

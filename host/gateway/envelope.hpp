@@ -1,0 +1,22 @@
+// The response envelopes of spec 4.0: success {"data": ..., "meta"?: {...}} (plus any top-level
+// fields an op sets beside them) and error {"error": {"code", "message", "details"?}}.
+// Pure functions; thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "opbase/status.hpp"
+
+namespace opbase::host {
+
+// `data` and `meta` are JSON texts the host already validated; `top_level` a JSON object text
+// whose fields other than data/meta/error are set beside them.
+std::string success_envelope(std::string_view data, const std::optional<std::string>& meta,
+                             const std::optional<std::string>& top_level);
+
+// INTERNAL_ERROR also carries the request id in details (DECISIONS 4).
+std::string error_envelope(const Status& status, std::string_view request_id);
+
+}  // namespace opbase::host

@@ -1,0 +1,56 @@
+#include "log/log.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <string>
+
+#include "util/clock.hpp"
+
+namespace opbase::host::log {
+namespace {
+
+std::atomic<int> g_level{static_cast<int>(Level::kInfo)};
+
+const char* name_of(Level level) {
+  switch (level) {
+    case Level::kDebug: return "DEBUG";
+    case Level::kInfo: return "INFO ";
+    case Level::kWarning: return "WARN ";
+    case Level::kError: return "ERROR";
+  }
+  return "?    ";
+}
+
+}  // namespace
+
+void set_level(Level level) { g_level.store(static_cast<int>(level)); }
+
+bool parse_level(std::string_view text, Level* out) {
+  if (text == "debug") *out = Level::kDebug;
+  else if (text == "info") *out = Level::kInfo;
+  else if (text == "warning" || text == "warn") *out = Level::kWarning;
+  else if (text == "error") *out = Level::kError;
+  else return false;
+  return true;
+}
+
+bool enabled(Level level) { return static_cast<int>(level) >= g_level.load(std::memory_order_relaxed); }
+
+void write(Level level, std::string_view component, std::string_view message) {
+  if (!enabled(level)) return;
+  std::string line = format_iso8601_ms(system_now_ms());
+  line += ' ';
+  line += name_of(level);
+  line += " [";
+  line += component;
+  line += "] ";
+  // One line per entry: newlines inside a message would let input forge log lines.
+  for (char c : message) line += (c == '\n' || c == '\r') ? ' ' : c;
+  line += '\n';
+  // A single write() per line keeps concurrent lines whole.
+  ssize_t ignored = ::write(STDERR_FILENO, line.data(), line.size());
+  (void)ignored;
+}
+
+}  // namespace opbase::host::log

@@ -1,0 +1,23 @@
+// Log: the host's one logger. Lines go to standard error as
+// "2026-11-22T10:00:00.123Z INFO  [component] message", each written with a single call so
+// lines from concurrent threads never interleave. Never pass secrets (keys, tokens, passwords).
+#pragma once
+
+#include <string_view>
+
+namespace opbase::host::log {
+
+enum class Level { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3 };
+
+// Lines below `level` are dropped. Set once at start-up.
+void set_level(Level level);
+bool parse_level(std::string_view text, Level* out);
+bool enabled(Level level);
+
+void write(Level level, std::string_view component, std::string_view message);
+inline void debug(std::string_view c, std::string_view m) { write(Level::kDebug, c, m); }
+inline void info(std::string_view c, std::string_view m) { write(Level::kInfo, c, m); }
+inline void warn(std::string_view c, std::string_view m) { write(Level::kWarning, c, m); }
+inline void error(std::string_view c, std::string_view m) { write(Level::kError, c, m); }
+
+}  // namespace opbase::host::log

@@ -1,0 +1,92 @@
+#include "metrics/metrics.hpp"
+
+#include <cstdio>
+#include <map>
+#include <mutex>
+
+namespace opbase::host {
+
+Metrics::Series& Metrics::series_for(std::string_view op, std::string_view code) {
+  std::string key;
+  key.reserve(op.size() + code.size() + 1);
+  key.append(op).push_back('\0');
+  key.append(code);
+  {
+    std::shared_lock lock(mu_);
+    auto it = requests_.find(key);
+    if (it != requests_.end()) return *it->second;
+  }
+  std::unique_lock lock(mu_);
+  auto& slot = requests_[key];
+  if (!slot) slot = std::make_unique<Series>();
+  return *slot;
+}
+
+Metrics::Histogram& Metrics::histogram_for(std::string_view op) {
+  const std::string key(op);
+  {
+    std::shared_lock lock(mu_);
+    auto it = latency_.find(key);
+    if (it != latency_.end()) return *it->second;
+  }
+  std::unique_lock lock(mu_);
+  auto& slot = latency_[key];
+  if (!slot) slot = std::make_unique<Histogram>();
+  return *slot;
+}
+
+void Metrics::record_request(std::string_view op, std::string_view code, double seconds) {
+  series_for(op, code).count.fetch_add(1, std::memory_order_relaxed);
+  Histogram& h = histogram_for(op);
+  for (size_t i = 0; i < kLatencyBuckets.size(); ++i) {
+    if (seconds <= kLatencyBuckets[i]) {
+      h.buckets[i].fetch_add(1, std::memory_order_relaxed);
+      break;
+    }
+  }
+  h.count.fetch_add(1, std::memory_order_relaxed);
+  h.sum_us.fetch_add(static_cast<uint64_t>(seconds * 1e6), std::memory_order_relaxed);
+}
+
+std::string Metrics::render() const {
+  std::string out;
+  char number[64];
+  out += "# HELP opbase_requests_total API requests by op and result code.\n";
+  out += "# TYPE opbase_requests_total counter\n";
+  std::map<std::string, uint64_t> sorted_requests;
+  std::map<std::string, const Histogram*> sorted_latency;
+  {
+    std::shared_lock lock(mu_);
+    for (const auto& [key, series] : requests_) sorted_requests[key] = series->count.load();
+    for (const auto& [key, hist] : latency_) sorted_latency[key] = hist.get();
+  }
+  for (const auto& [key, count] : sorted_requests) {
+    const auto nul = key.find('\0');
+    out += "opbase_requests_total{op=\"" + key.substr(0, nul) + "\",code=\"" + key.substr(nul + 1) +
+           "\"} " + std::to_string(count) + "\n";
+  }
+  out += "# HELP opbase_request_duration_seconds Time from request read to response written.\n";
+  out += "# TYPE opbase_request_duration_seconds histogram\n";
+  for (const auto& [op, h] : sorted_latency) {
+    uint64_t cumulative = 0;
+    for (size_t i = 0; i < kLatencyBuckets.size(); ++i) {
+      cumulative += h->buckets[i].load();
+      std::snprintf(number, sizeof number, "%g", kLatencyBuckets[i]);
+      out += "opbase_request_duration_seconds_bucket{op=\"" + op + "\",le=\"" + number + "\"} " +
+             std::to_string(cumulative) + "\n";
+    }
+    const uint64_t count = h->count.load();
+    out += "opbase_request_duration_seconds_bucket{op=\"" + op + "\",le=\"+Inf\"} " +
+           std::to_string(count) + "\n";
+    std::snprintf(number, sizeof number, "%.6f", static_cast<double>(h->sum_us.load()) / 1e6);
+    out += "opbase_request_duration_seconds_sum{op=\"" + op + "\"} " + number + "\n";
+    out += "opbase_request_duration_seconds_count{op=\"" + op + "\"} " + std::to_string(count) + "\n";
+  }
+  out += "# HELP opbase_requests_in_flight API requests being handled now.\n";
+  out += "# TYPE opbase_requests_in_flight gauge\n";
+  out += "opbase_requests_in_flight " + std::to_string(in_flight()) + "\n";
+  if (extra_) out += extra_();
+  return out;
+}
+
+}  // namespace opbase::host

@@ -1,0 +1,148 @@
+// The implementation of abi.h's opbase_host_api: every function a plugin may call. Each one
+// checks its arguments, never throws, and copies what it keeps.
+#include <nlohmann/json.hpp>
+
+#include <string_view>
+
+#include "log/log.hpp"
+#include "opbase/version.hpp"
+#include "plugins/host_context.hpp"
+#include "plugins/response.hpp"
+
+namespace opbase::host {
+namespace {
+
+std::string_view view(opbase_str s) { return s.ptr ? std::string_view{s.ptr, s.len} : std::string_view{}; }
+opbase_str str(std::string_view s) { return {s.data(), s.size()}; }
+
+bool bad(opbase_str s) { return s.ptr == nullptr && s.len > 0; }
+
+// Registration is allowed only inside init; a refused one is remembered so the loader can
+// refuse the whole plugin even if init ignores the return code.
+opbase_rc registration_result(opbase_plugin* plugin, const Status& status) {
+  if (status) return OPBASE_RC_OK;
+  if (plugin->refused_registration.empty()) plugin->refused_registration = status.message();
+  return OPBASE_RC_REFUSED;
+}
+
+opbase_rc register_op(opbase_plugin* plugin, opbase_str name, opbase_access access,
+                      opbase_op_fn handler, void* handler_state) {
+  if (plugin == nullptr || bad(name)) return OPBASE_RC_REFUSED;
+  if (!plugin->in_init) {
+    return registration_result(plugin, Status::validation("register_op called outside init"));
+  }
+  return registration_result(plugin, plugin->context->registry->add_op(
+                                         plugin->name, view(name), access, handler, handler_state));
+}
+
+opbase_rc provide_service(opbase_plugin* plugin, opbase_str name, opbase_service_fn fn,
+                          void* fn_state) {
+  if (plugin == nullptr || bad(name)) return OPBASE_RC_REFUSED;
+  if (!plugin->in_init) {
+    return registration_result(plugin, Status::validation("provide_service called outside init"));
+  }
+  return registration_result(
+      plugin, plugin->context->registry->add_service(plugin->name, view(name), fn, fn_state));
+}
+
+opbase_rc subscribe(opbase_plugin* plugin, opbase_str type, opbase_event_fn fn, void* fn_state) {
+  if (plugin == nullptr || bad(type)) return OPBASE_RC_REFUSED;
+  if (!plugin->in_init) {
+    return registration_result(plugin, Status::validation("subscribe called outside init"));
+  }
+  if (fn == nullptr || !EventBus::valid_pattern(view(type))) {
+    return registration_result(
+        plugin, Status::validation("subscription '" + std::string(view(type)) +
+                                   "' is not an event type, 'area.*' or '*'"));
+  }
+  plugin->context->bus->subscribe(plugin->name, std::string(view(type)), fn, fn_state);
+  return OPBASE_RC_OK;
+}
+
+opbase_rc respond(opbase_response* response, opbase_part part, opbase_str json) {
+  if (bad(json)) return OPBASE_RC_REFUSED;
+  return response_set_part(response, part, json);
+}
+
+opbase_rc respond_error(opbase_response* response, opbase_str code, opbase_str message,
+                        opbase_str details, int http_status) {
+  if (bad(code) || bad(message) || bad(details)) return OPBASE_RC_REFUSED;
+  return response_set_error(response, code, message, details, http_status);
+}
+
+opbase_rc call_service(opbase_plugin* plugin, opbase_str name, opbase_str project_id,
+                       opbase_str input, opbase_service_result_fn on_result, void* caller_ctx) {
+  if (plugin == nullptr || on_result == nullptr || bad(name) || bad(project_id) || bad(input)) {
+    return OPBASE_RC_REFUSED;
+  }
+  const ServiceEntry* service = plugin->context->registry->find_service(view(name));
+  if (service == nullptr) {
+    const std::string message =
+        "no loaded plugin provides the service '" + std::string(view(name)) + "'";
+    on_result(caller_ctx, OPBASE_RC_NOT_FOUND, {}, str(code::kInternalError), str(message), {});
+    return OPBASE_RC_NOT_FOUND;
+  }
+  opbase_response answer;
+  service->fn(service->state, project_id, input, &answer);
+  if (answer.failed) {
+    on_result(caller_ctx, OPBASE_RC_ERROR, {}, str(answer.code), str(answer.message),
+              str(answer.details));
+    return OPBASE_RC_ERROR;
+  }
+  const std::string_view data = answer.data ? std::string_view(*answer.data) : "null";
+  on_result(caller_ctx, OPBASE_RC_OK, str(data), {}, {}, {});
+  return OPBASE_RC_OK;
+}
+
+opbase_rc publish(opbase_plugin* plugin, opbase_str type, opbase_str project_id,
+                  opbase_str payload) {
+  if (plugin == nullptr || bad(type) || bad(project_id) || bad(payload)) return OPBASE_RC_REFUSED;
+  const std::string_view type_text = view(type);
+  if (type_text.empty() || type_text.find('*') != std::string_view::npos) return OPBASE_RC_REFUSED;
+  const std::string_view payload_text = view(payload);
+  const auto first = payload_text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || payload_text[first] != '{' ||
+      !nlohmann::json::accept(payload_text)) {
+    return OPBASE_RC_REFUSED;
+  }
+  plugin->context->bus->publish(BusEvent{std::string(type_text), std::string(view(project_id)),
+                                         std::string(payload_text), plugin->context->now_ms()});
+  return OPBASE_RC_OK;
+}
+
+opbase_rc config_get(opbase_plugin* plugin, opbase_str key, opbase_config_value_fn on_value,
+                     void* caller_ctx) {
+  if (plugin == nullptr || on_value == nullptr || bad(key)) return OPBASE_RC_REFUSED;
+  auto value = plugin->context->config->get(view(key));
+  if (!value) return OPBASE_RC_NOT_FOUND;
+  on_value(caller_ctx, str(*value));
+  return OPBASE_RC_OK;
+}
+
+void log_line(opbase_plugin* plugin, opbase_log_level level, opbase_str message) {
+  if (plugin == nullptr || bad(message)) return;
+  log::Level l = log::Level::kInfo;
+  switch (level) {
+    case OPBASE_LOG_DEBUG: l = log::Level::kDebug; break;
+    case OPBASE_LOG_INFO: l = log::Level::kInfo; break;
+    case OPBASE_LOG_WARNING: l = log::Level::kWarning; break;
+    case OPBASE_LOG_ERROR: l = log::Level::kError; break;
+  }
+  log::write(l, "plugin " + plugin->name, view(message));
+}
+
+int64_t now_ms(opbase_plugin* plugin) { return plugin->context->now_ms(); }
+
+}  // namespace
+
+const opbase_host_api* host_api() {
+  static const opbase_host_api api = {
+      sizeof(opbase_host_api), OPBASE_ABI_MAJOR, OPBASE_ABI_MINOR, OPBASE_VERSION,
+      &register_op,            &provide_service, &subscribe,       &respond,
+      &respond_error,          &call_service,    &publish,         &config_get,
+      &log_line,               &now_ms,
+  };
+  return &api;
+}
+
+}  // namespace opbase::host

@@ -1,0 +1,138 @@
+#include "plugins/registry.hpp"
+
+#include <algorithm>
+
+namespace opbase::host {
+namespace {
+
+// Alias areas the API defines, and which area owns them (spec 4.0, DECISIONS 6 and 30).
+struct AreaAlias {
+  std::string_view area;
+  std::string_view alias_area;
+};
+constexpr AreaAlias kAreaAliases[] = {{"collection", "db"}, {"ai", "baseai"}};
+
+// Names whose verb changes under the alias area; other verbs keep their name.
+struct NameAlias {
+  std::string_view canonical;
+  std::string_view alias;
+};
+constexpr NameAlias kNameAliases[] = {
+    {"ai.generate", "baseai.create"},
+    {"ai.classify", "baseai.categorize"},
+    {"ai.sentiment", "baseai.analyze_sentiment"},
+    {"ai.extract", "baseai.extract_entities"},
+};
+
+bool valid_verb(std::string_view verb) {
+  if (verb.empty() || verb.size() > 64) return false;
+  return std::all_of(verb.begin(), verb.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+std::string_view alias_area_of(std::string_view area) {
+  for (const auto& a : kAreaAliases) {
+    if (a.area == area) return a.alias_area;
+  }
+  return {};
+}
+
+// The alias a canonical op name is also reachable under, or "" when none.
+std::string alias_of(std::string_view canonical) {
+  for (const auto& n : kNameAliases) {
+    if (n.canonical == canonical) return std::string(n.alias);
+  }
+  const auto dot = canonical.find('.');
+  const std::string_view alias_area = alias_area_of(canonical.substr(0, dot));
+  if (alias_area.empty()) return {};
+  return std::string(alias_area) + std::string(canonical.substr(dot));
+}
+
+}  // namespace
+
+bool Registry::valid_area_name(std::string_view area) {
+  if (area.empty() || area.size() > 32 || !(area[0] >= 'a' && area[0] <= 'z')) return false;
+  return valid_verb(area);
+}
+
+Status Registry::check_name(std::string_view plugin, std::string_view name,
+                            std::string_view kind) const {
+  const auto dot = name.find('.');
+  if (dot == std::string_view::npos || !valid_area_name(name.substr(0, dot)) ||
+      !valid_verb(name.substr(dot + 1))) {
+    return Status::validation(std::string(kind) + " name '" + std::string(name) +
+                              "' is not <area>.<verb> in lowercase letters, digits and '_'");
+  }
+  const std::string_view area = name.substr(0, dot);
+  if (area != plugin && area != alias_area_of(plugin)) {
+    std::string allowed = std::string(plugin) + ".*";
+    if (!alias_area_of(plugin).empty()) allowed += ", " + std::string(alias_area_of(plugin)) + ".*";
+    return Status::validation(std::string(kind) + " '" + std::string(name) +
+                              "' is outside the area of plugin '" + std::string(plugin) +
+                              "' (allowed: " + allowed + ")");
+  }
+  return Status::ok();
+}
+
+Status Registry::add_op(std::string_view plugin, std::string_view name, opbase_access access,
+                        opbase_op_fn fn, void* state) {
+  if (Status s = check_name(plugin, name, "op"); !s) return s;
+  if (fn == nullptr) return Status::validation("op '" + std::string(name) + "' has no handler");
+  if (access < OPBASE_ACCESS_API_KEY || access > OPBASE_ACCESS_USER_OPTIONAL) {
+    return Status::validation("op '" + std::string(name) + "' has an unknown access level " +
+                              std::to_string(static_cast<int>(access)));
+  }
+  std::string alias = alias_of(name);
+  for (const std::string_view taken : {name, std::string_view(alias)}) {
+    if (taken.empty()) continue;
+    if (auto it = ops_.find(taken); it != ops_.end()) {
+      return Status::validation("op '" + std::string(taken) + "' is already registered by plugin '" +
+                                it->second->plugin + "'");
+    }
+  }
+  auto entry = std::make_shared<OpEntry>(
+      OpEntry{std::string(name), std::string(plugin), access, fn, state});
+  ops_.emplace(std::string(name), entry);
+  if (!alias.empty()) ops_.emplace(std::move(alias), entry);
+  return Status::ok();
+}
+
+Status Registry::add_service(std::string_view plugin, std::string_view name, opbase_service_fn fn,
+                             void* state) {
+  if (Status s = check_name(plugin, name, "service"); !s) return s;
+  if (fn == nullptr) return Status::validation("service '" + std::string(name) + "' has no function");
+  if (auto it = services_.find(name); it != services_.end()) {
+    return Status::validation("service '" + std::string(name) +
+                              "' is already provided by plugin '" + it->second->plugin + "'");
+  }
+  services_.emplace(std::string(name), std::make_shared<ServiceEntry>(
+                                           ServiceEntry{std::string(name), std::string(plugin), fn, state}));
+  return Status::ok();
+}
+
+void Registry::remove_plugin(std::string_view plugin) {
+  std::erase_if(ops_, [&](const auto& kv) { return kv.second->plugin == plugin; });
+  std::erase_if(services_, [&](const auto& kv) { return kv.second->plugin == plugin; });
+}
+
+const OpEntry* Registry::find_op(std::string_view name) const {
+  auto it = ops_.find(name);
+  return it == ops_.end() ? nullptr : it->second.get();
+}
+
+const ServiceEntry* Registry::find_service(std::string_view name) const {
+  auto it = services_.find(name);
+  return it == services_.end() ? nullptr : it->second.get();
+}
+
+std::vector<std::string> Registry::ops_of(std::string_view plugin) const {
+  std::vector<std::string> names;
+  for (const auto& [name, entry] : ops_) {
+    if (entry->plugin == plugin && entry->name == name) names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace opbase::host

@@ -1,0 +1,69 @@
+// Registry: every op name and service name the loaded plugins registered, with who owns it.
+// Filled only during plugin init at start-up (one thread), then read concurrently without locks
+// by the request threads; nothing is added or removed while the server serves.
+//
+// Names are "<area>.<verb>": a plugin may register only under its own area, plus the alias areas
+// the host grants it. Aliases the API defines (db.* for collection.*, the baseai.* names for ai.*)
+// are bound automatically when the canonical name is registered.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "opbase/abi.h"
+#include "opbase/status.hpp"
+
+namespace opbase::host {
+
+struct OpEntry {
+  std::string name;    // canonical name
+  std::string plugin;  // owner
+  opbase_access access;
+  opbase_op_fn fn;
+  void* state;
+};
+
+struct ServiceEntry {
+  std::string name;
+  std::string plugin;
+  opbase_service_fn fn;
+  void* state;
+};
+
+struct StringHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+class Registry {
+ public:
+  // Refused with a message when the name is malformed, outside the plugin's areas, or taken.
+  Status add_op(std::string_view plugin, std::string_view name, opbase_access access,
+                opbase_op_fn fn, void* state);
+  Status add_service(std::string_view plugin, std::string_view name, opbase_service_fn fn,
+                     void* state);
+  // Removes everything `plugin` registered (rollback of a refused plugin).
+  void remove_plugin(std::string_view plugin);
+
+  // The op a client name reaches (canonical or alias), or nullptr.
+  const OpEntry* find_op(std::string_view name) const;
+  const ServiceEntry* find_service(std::string_view name) const;
+
+  // Canonical op names of `plugin`, sorted.
+  std::vector<std::string> ops_of(std::string_view plugin) const;
+  size_t op_count() const { return ops_.size(); }
+
+  static bool valid_area_name(std::string_view area);
+
+ private:
+  Status check_name(std::string_view plugin, std::string_view name, std::string_view kind) const;
+
+  std::unordered_map<std::string, std::shared_ptr<OpEntry>, StringHash, std::equal_to<>> ops_;
+  std::unordered_map<std::string, std::shared_ptr<ServiceEntry>, StringHash, std::equal_to<>>
+      services_;
+};
+
+}  // namespace opbase::host

@@ -1,0 +1,10 @@
+# Debian package through CPack: `make package` builds build/opbase_<version>_<arch>.deb.
+set(CPACK_GENERATOR "DEB")
+set(CPACK_PACKAGE_NAME "opbase")
+set(CPACK_PACKAGE_VENDOR "opbase")
+set(CPACK_PACKAGE_CONTACT "opbase maintainers <maintainers@opbase.invalid>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Self-hosted backend platform: auth, documents, files, vectors, AI, webhooks")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_SECTION "net")
+include(CPack)

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs every Debian package that building, testing and benchmarking opbase needs.
+# Idempotent and non-interactive: packages already present are skipped without touching apt.
+set -euo pipefail
+
+packages=(
+  # build
+  build-essential cmake pkg-config git
+  # libraries the daemon and plugins link
+  libpoco-dev nlohmann-json3-dev libmongoc-dev libbson-dev libssl-dev
+  libcurl4-openssl-dev libzstd-dev libsqlite3-dev libargon2-dev
+  # tests, sanitizers, fuzzing
+  libgtest-dev libgmock-dev clang libclang-rt-14-dev curl
+  # benchmarks
+  wrk libbenchmark-dev
+  # test peers
+  python3 python3-aiosmtpd python3-mockupdb
+)
+# Node.js runs the independent verifiers (npm jose, standardwebhooks); some images ship their
+# own Node build, which conflicts with Debian's npm package, so only ask for it when absent.
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "deps.sh: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

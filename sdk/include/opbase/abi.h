@@ -1,0 +1,230 @@
+/*
+ * opbase plugin ABI — the only contract between the opbase daemon and a plugin shared object.
+ *
+ * A plugin is a shared object that exports one C function, `opbase_plugin_entry`, returning a
+ * descriptor. The host checks the descriptor's ABI version, then calls its `init` with a table of
+ * host functions (`opbase_host_api`). During `init` — and only then — the plugin registers its op
+ * names, the services it provides to other plugins, and its event subscriptions.
+ *
+ * Rules of this header:
+ *  - Pure C, no C++ types cross it; JSON crosses as UTF-8 bytes (`opbase_str`: pointer + length).
+ *  - No exceptions and no longjmp cross it; every fallible call returns `opbase_rc`.
+ *  - Every pointer says who owns it. `OWNERSHIP:` lines use these words:
+ *      borrowed   — valid only for the duration of the call it was passed to; copy to keep it.
+ *      host-owned — the host allocated it and frees it; the plugin never frees it.
+ *      plugin-owned — the plugin allocated it and must keep it alive for as long as stated.
+ *    Data the plugin passes to a host function is always copied by the host before it returns.
+ *  - The tables (`opbase_host_api`, `opbase_plugin_descriptor`) begin with their own size and only
+ *    ever grow at the end. Each addition bumps OPBASE_ABI_MINOR; a plugin that wants a newer
+ *    function checks `host->abi_minor` (or `struct_size`) before calling it.
+ *  - Versioning: the host loads a plugin built for the same major and a minor no newer than its
+ *    own; anything else is refused with a log line naming both versions.
+ *
+ * Threads: op handlers, service functions and event handlers may be called concurrently from
+ * many host threads. Registration functions may be called only from inside `init`.
+ */
+#ifndef OPBASE_ABI_H
+#define OPBASE_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define OPBASE_ABI_MAJOR 1
+#define OPBASE_ABI_MINOR 0
+
+/* The one symbol the host looks up in every plugin. */
+#define OPBASE_PLUGIN_ENTRY_SYMBOL "opbase_plugin_entry"
+
+#if defined(__GNUC__)
+#define OPBASE_EXPORT __attribute__((visibility("default")))
+#else
+#define OPBASE_EXPORT
+#endif
+
+/* A byte string that is not NUL-terminated. OWNERSHIP: stated where it is used. */
+typedef struct opbase_str {
+  const char* ptr;
+  size_t len;
+} opbase_str;
+
+/* Result of every fallible call across the edge. */
+typedef enum opbase_rc {
+  OPBASE_RC_OK = 0,
+  /* The op or service failed; the error (code, message, details) was written to the response. */
+  OPBASE_RC_ERROR = 1,
+  /* The call itself was wrong: bad argument, called outside init, name refused, ... */
+  OPBASE_RC_REFUSED = 2,
+  /* A named service or key does not exist. */
+  OPBASE_RC_NOT_FOUND = 3
+} opbase_rc;
+
+/* What a caller must present before the host dispatches an op to its handler. Every op needs the
+ * project's API key; the levels add a signed-in user on top. */
+typedef enum opbase_access {
+  OPBASE_ACCESS_API_KEY = 0,       /* API key only (sign-in, sign-up, settings, ...) */
+  OPBASE_ACCESS_USER = 1,          /* a valid bearer token of a signed-in user */
+  OPBASE_ACCESS_ADMIN = 2,         /* a signed-in user with role "admin" */
+  OPBASE_ACCESS_USER_OPTIONAL = 3  /* token checked when present; anonymous calls reach the handler */
+} opbase_access;
+
+/* Which part of the success envelope `respond` writes. */
+typedef enum opbase_part {
+  OPBASE_PART_DATA = 0,     /* the value of "data" */
+  OPBASE_PART_META = 1,     /* the object under "meta" */
+  OPBASE_PART_TOP_LEVEL = 2 /* an object whose fields are set beside "data" at the top level */
+} opbase_part;
+
+typedef enum opbase_log_level {
+  OPBASE_LOG_DEBUG = 0,
+  OPBASE_LOG_INFO = 1,
+  OPBASE_LOG_WARNING = 2,
+  OPBASE_LOG_ERROR = 3
+} opbase_log_level;
+
+/* Opaque host objects. Host-owned; a plugin only passes them back to host functions. */
+typedef struct opbase_plugin opbase_plugin;     /* this plugin, valid from init to shutdown */
+typedef struct opbase_response opbase_response; /* valid only during the call it was passed to */
+
+/* One call of an op. OWNERSHIP: borrowed, every field valid only during the handler call. */
+typedef struct opbase_request {
+  size_t struct_size;
+  opbase_str op;             /* the op name as registered (aliases already resolved) */
+  opbase_str called_as;      /* the op name the client sent (may be an alias) */
+  opbase_str body;           /* the whole request body: a JSON object, UTF-8 */
+  opbase_str project_id;     /* the project the endpoint key selected */
+  opbase_str user_id;        /* the signed-in user's key; empty when anonymous */
+  opbase_str user_claims;    /* the verified token's claims as a JSON object; empty when anonymous */
+  opbase_str request_id;     /* also in the X-Request-Id response header and the host log */
+  opbase_str client_address; /* the peer address, for rate limits */
+  opbase_str bearer_token;   /* the raw bearer token when one was presented; empty otherwise */
+} opbase_request;
+
+/* An event on the host's event bus. OWNERSHIP: borrowed, valid only during the handler call. */
+typedef struct opbase_event {
+  size_t struct_size;
+  opbase_str type;       /* "document.created", "user.signedup", ... */
+  opbase_str project_id;
+  opbase_str payload;    /* a JSON object */
+  int64_t time_ms;       /* Unix time of the event, milliseconds */
+} opbase_event;
+
+/* Handles one op. Writes its answer with host->respond / host->respond_error on `response` and
+ * returns OPBASE_RC_OK or OPBASE_RC_ERROR. `state` is the plugin's own pointer from init.
+ * Must not throw. Called concurrently. */
+typedef opbase_rc (*opbase_op_fn)(void* state, const opbase_request* request,
+                                  opbase_response* response);
+
+/* A service this plugin offers to others by name ("auth.verify_token", "ai.embed", ...). `input`
+ * is a JSON value (borrowed); the answer is written to `response` as for an op.
+ * `project_id` (borrowed) is the project the call is made for. Called concurrently. */
+typedef opbase_rc (*opbase_service_fn)(void* state, opbase_str project_id, opbase_str input,
+                                       opbase_response* response);
+
+/* Receives events of a subscribed type, on a host thread that is never a request thread. */
+typedef void (*opbase_event_fn)(void* state, const opbase_event* event);
+
+/* Receives the answer of `call_service`. `data` or the error fields are borrowed for the call.
+ * On success `rc` is OPBASE_RC_OK and `data` holds the service's "data" JSON; on failure `rc` is
+ * OPBASE_RC_ERROR (the service's error) or OPBASE_RC_NOT_FOUND (no such service) and `code`,
+ * `message`, `details` (JSON or empty) describe it. */
+typedef void (*opbase_service_result_fn)(void* caller_ctx, opbase_rc rc, opbase_str data,
+                                         opbase_str code, opbase_str message, opbase_str details);
+
+/* Receives one configuration value. OWNERSHIP: `value` borrowed for the call. */
+typedef void (*opbase_config_value_fn)(void* caller_ctx, opbase_str value);
+
+/* The host's functions. OWNERSHIP: host-owned, valid from init until shutdown returns.
+ * Grows only at the end; check abi_minor before using a function added after 1.0. */
+typedef struct opbase_host_api {
+  size_t struct_size;
+  uint16_t abi_major;
+  uint16_t abi_minor;
+  const char* host_version; /* host-owned, NUL-terminated */
+
+  /* ---- registration: only during init; any other time answers OPBASE_RC_REFUSED ---- */
+
+  /* Registers op `name` (e.g. "echo.ping"). The name must be "<plugin name>.<verb>" (or an alias
+   * area the host grants this plugin), lowercase letters, digits and '_' , not taken yet.
+   * `handler_state` (plugin-owned) is passed back as `state`; keep it alive until shutdown. */
+  opbase_rc (*register_op)(opbase_plugin* plugin, opbase_str name, opbase_access access,
+                           opbase_op_fn handler, void* handler_state);
+
+  /* Offers a service under `name` (same naming rules as ops) to the other plugins. */
+  opbase_rc (*provide_service)(opbase_plugin* plugin, opbase_str name, opbase_service_fn fn,
+                               void* fn_state);
+
+  /* Subscribes to events whose type equals `type`, or starts with it when it ends in ".*",
+   * or every event when it is "*". Delivery is off the request thread, through a bounded queue
+   * of this subscription: when it is full the event is dropped and counted. */
+  opbase_rc (*subscribe)(opbase_plugin* plugin, opbase_str type, opbase_event_fn fn,
+                         void* fn_state);
+
+  /* ---- answering an op or a service call ---- */
+
+  /* Sets one part of the success envelope to `json` (copied; must be valid JSON; for META and
+   * TOP_LEVEL an object). Setting a part twice replaces it. */
+  opbase_rc (*respond)(opbase_response* response, opbase_part part, opbase_str json);
+
+  /* Sets the error envelope: `code` like "VALIDATION_ERROR", `message` for people, `details` a
+   * JSON object or empty. The HTTP status follows from the code; `http_status` 0 means "from the
+   * code", any other value overrides it. All copied. */
+  opbase_rc (*respond_error)(opbase_response* response, opbase_str code, opbase_str message,
+                             opbase_str details, int http_status);
+
+  /* ---- host services, callable any time after init began, from any thread ---- */
+
+  /* Calls service `name` for `project_id` with `input` (a JSON value). `on_result` is called
+   * exactly once, before this returns, with `caller_ctx`. Returns the same rc it passed. */
+  opbase_rc (*call_service)(opbase_plugin* plugin, opbase_str name, opbase_str project_id,
+                            opbase_str input, opbase_service_result_fn on_result,
+                            void* caller_ctx);
+
+  /* Publishes an event; never blocks on subscribers. `payload` must be a JSON object. */
+  opbase_rc (*publish)(opbase_plugin* plugin, opbase_str type, opbase_str project_id,
+                       opbase_str payload);
+
+  /* Reads configuration key `key` (e.g. "echo.greeting"). Calls `on_value` once and answers
+   * OPBASE_RC_OK when the key is set, answers OPBASE_RC_NOT_FOUND without calling it otherwise. */
+  opbase_rc (*config_get)(opbase_plugin* plugin, opbase_str key, opbase_config_value_fn on_value,
+                          void* caller_ctx);
+
+  /* Writes one line to the host log, prefixed with the plugin's name. Never log secrets. */
+  void (*log)(opbase_plugin* plugin, opbase_log_level level, opbase_str message);
+
+  /* The host clock: Unix time in milliseconds. Tests may run the host on a fake clock. */
+  int64_t (*now_ms)(opbase_plugin* plugin);
+} opbase_host_api;
+
+/* What a plugin tells the host about itself. OWNERSHIP: plugin-owned, static storage; must stay
+ * valid for as long as the shared object is loaded. */
+typedef struct opbase_plugin_descriptor {
+  size_t struct_size;
+  uint16_t abi_major; /* OPBASE_ABI_MAJOR the plugin was built with */
+  uint16_t abi_minor; /* OPBASE_ABI_MINOR the plugin was built with */
+  const char* name;    /* area name, NUL-terminated: lowercase letters, digits, '_' */
+  const char* version; /* the plugin's own version, NUL-terminated, e.g. "1.2.0" */
+
+  /* Registers ops, services and subscriptions through `host`, sets `*state` to the plugin's own
+   * pointer (or leaves NULL) and returns OPBASE_RC_OK. Any other answer refuses the plugin: the
+   * host rolls back everything it registered and does not call shutdown. When init answers OK
+   * but one of its registrations was refused, the plugin is refused too: the host rolls back,
+   * calls shutdown, and unloads it. `host` and `plugin` stay valid until shutdown returns. */
+  opbase_rc (*init)(const opbase_host_api* host, opbase_plugin* plugin, void** state);
+
+  /* Called once at host stop (in reverse load order), after no more calls reach the plugin.
+   * Frees what init allocated. May be NULL. */
+  void (*shutdown)(void* state);
+} opbase_plugin_descriptor;
+
+/* The entry symbol every plugin exports. Must not call into the host. */
+typedef const opbase_plugin_descriptor* (*opbase_plugin_entry_fn)(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* OPBASE_ABI_H */

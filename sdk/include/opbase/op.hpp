@@ -1,0 +1,72 @@
+// Request and Reply: what an op handler of the C++ SDK receives and answers.
+// A Request borrows the host's buffers for the duration of one handler call; copy what you keep.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <optional>
+#include <string_view>
+
+#include "opbase/abi.h"
+#include "opbase/status.hpp"
+
+namespace opbase {
+
+enum class Access {
+  kApiKey = OPBASE_ACCESS_API_KEY,
+  kUser = OPBASE_ACCESS_USER,
+  kAdmin = OPBASE_ACCESS_ADMIN,
+  kUserOptional = OPBASE_ACCESS_USER_OPTIONAL,
+};
+
+struct Request {
+  std::string_view op;          // registered name
+  std::string_view called_as;   // what the client sent (an alias, maybe)
+  std::string_view raw_body;    // the body bytes as received
+  const nlohmann::json& body;   // the same body, parsed: always an object with a string "op"
+  std::string_view project_id;
+  std::string_view user_id;     // empty when anonymous
+  const nlohmann::json& user_claims;  // object, or null when anonymous
+  std::string_view request_id;
+  std::string_view client_address;
+  std::string_view bearer_token;
+
+  bool signed_in() const { return !user_id.empty(); }
+};
+
+// A successful answer: `data`, optional `meta`, optional fields set at the top level beside
+// them (for answers the spec shows unwrapped, such as auth.verify_id_token).
+struct Reply {
+  nlohmann::json data;
+  std::optional<nlohmann::json> meta;
+  std::optional<nlohmann::json> top_level;
+
+  Reply(nlohmann::json d = nullptr) : data(std::move(d)) {}  // NOLINT(google-explicit-constructor)
+  // Reply({{"pong", true}}) builds the JSON in place.
+  Reply(nlohmann::json::initializer_list_t init) : data(init) {}
+  Reply& with_meta(nlohmann::json m) {
+    meta = std::move(m);
+    return *this;
+  }
+  Reply& with_top_level(nlohmann::json t) {
+    top_level = std::move(t);
+    return *this;
+  }
+};
+
+using OpHandler = std::function<Result<Reply>(const Request&)>;
+
+// A service other plugins call by name: JSON in, JSON "data" out, or a failed Status.
+using ServiceHandler =
+    std::function<Result<nlohmann::json>(std::string_view project_id, const nlohmann::json& input)>;
+
+struct Event {
+  std::string_view type;
+  std::string_view project_id;
+  const nlohmann::json& payload;
+  int64_t time_ms;
+};
+using EventHandler = std::function<void(const Event&)>;
+
+}  // namespace opbase

@@ -1,0 +1,84 @@
+// The C++ way to write an opbase plugin: derive from Plugin, register ops in init, and name the
+// class once with OPBASE_PLUGIN. The SDK turns that into the C entry symbol and descriptor of
+// abi.h, catches every exception at the edge (an op that throws answers INTERNAL_ERROR with the
+// request id, logged), and converts JSON both ways.
+//
+//   class Echo : public opbase::Plugin {
+//     opbase::Status init(opbase::Registrar& r) override {
+//       r.op("echo.ping", opbase::Access::kApiKey,
+//            [](const opbase::Request&) -> opbase::Result<opbase::Reply> { return {{"pong", true}}; });
+//       return r.status();
+//     }
+//   };
+//   OPBASE_PLUGIN(Echo, "echo", "1.0.0")
+//
+// Thread-safety: init and shutdown run alone; handlers run concurrently on host threads.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string_view>
+
+#include "opbase/abi.h"
+#include "opbase/host.hpp"
+#include "opbase/op.hpp"
+#include "opbase/status.hpp"
+
+namespace opbase {
+
+class Plugin;
+struct PluginRuntime;  // the SDK's private side of one loaded plugin
+
+// Collects what a plugin registers during init. Each call answers a Status; the first failure is
+// also kept, so init may register everything and return status() once.
+class Registrar {
+ public:
+  Status op(std::string_view name, Access access, OpHandler handler);
+  Status service(std::string_view name, ServiceHandler handler);
+  Status subscribe(std::string_view event_type, EventHandler handler);
+  Status status() const { return first_failure_; }
+
+ private:
+  friend struct PluginRuntime;
+  explicit Registrar(PluginRuntime* runtime) : runtime_(runtime) {}
+  Status keep(Status s);
+
+  PluginRuntime* runtime_;
+  Status first_failure_;
+};
+
+class Plugin {
+ public:
+  virtual ~Plugin() = default;
+  // Register ops, services and subscriptions; read configuration through host().
+  virtual Status init(Registrar& registrar) = 0;
+  // Called once at host stop, after the last handler call.
+  virtual void shutdown() {}
+
+  // Valid from the start of init until shutdown returns.
+  const Host& host() const { return *host_; }
+
+ private:
+  friend struct PluginRuntime;
+  const Host* host_ = nullptr;
+};
+
+namespace sdk_detail {
+
+using PluginFactory = std::unique_ptr<Plugin> (*)();
+
+// Builds the static descriptor for a plugin class. Called by OPBASE_PLUGIN only.
+const opbase_plugin_descriptor* make_descriptor(opbase_plugin_descriptor* storage, const char* name,
+                                                const char* version, PluginFactory factory);
+
+}  // namespace sdk_detail
+}  // namespace opbase
+
+// Declares the plugin's entry symbol. Use once per shared object, at namespace scope.
+#define OPBASE_PLUGIN(PluginClass, NAME, VERSION)                                              \
+  extern "C" OPBASE_EXPORT const opbase_plugin_descriptor* opbase_plugin_entry(void) {         \
+    static opbase_plugin_descriptor descriptor;                                                \
+    return ::opbase::sdk_detail::make_descriptor(                                              \
+        &descriptor, NAME, VERSION,                                                            \
+        []() -> std::unique_ptr<::opbase::Plugin> { return std::make_unique<PluginClass>(); }); \
+  }

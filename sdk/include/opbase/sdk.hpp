@@ -1,0 +1,9 @@
+// Everything a C++ plugin includes: #include <opbase/sdk.hpp>
+#pragma once
+
+#include "opbase/abi.h"
+#include "opbase/error_code.hpp"
+#include "opbase/host.hpp"
+#include "opbase/op.hpp"
+#include "opbase/plugin.hpp"
+#include "opbase/status.hpp"

@@ -1,0 +1,309 @@
+// The fake host's function table. It never defines the opaque ABI structs: its handles are its
+// own types, cast at the edge, so a test binary may also link the real host.
+#include "opbase/testing/fake_host.hpp"
+
+#include <algorithm>
+#include <atomic>
+
+namespace opbase::testing {
+namespace {
+
+std::string_view view(opbase_str s) { return s.ptr ? std::string_view{s.ptr, s.len} : std::string_view{}; }
+opbase_str str(std::string_view s) { return {s.data(), s.size()}; }
+
+struct FakeResponse {
+  bool failed = false;
+  std::string data, meta, top_level, code, message, details;
+  int http_status = 0;
+};
+
+FakeResponse* as_response(opbase_response* r) { return reinterpret_cast<FakeResponse*>(r); }
+opbase_response* as_handle(FakeResponse* r) { return reinterpret_cast<opbase_response*>(r); }
+
+}  // namespace
+
+struct FakeHost::State {
+  struct Op {
+    opbase_access access;
+    opbase_op_fn fn;
+    void* state;
+  };
+  struct Service {
+    opbase_service_fn fn;
+    void* state;
+  };
+  struct Subscription {
+    std::string pattern;
+    opbase_event_fn fn;
+    void* state;
+  };
+
+  const opbase_plugin_descriptor* descriptor = nullptr;
+  void* plugin_state = nullptr;
+  std::string plugin_name;
+  bool in_init = false;
+  bool loaded = false;
+  std::string refused;
+  std::map<std::string, std::string, std::less<>> config;
+  std::map<std::string, Op, std::less<>> ops;
+  std::map<std::string, Service, std::less<>> services;
+  std::map<std::string, ServiceHandler, std::less<>> provided;
+  std::vector<Subscription> subscriptions;
+  std::atomic<int64_t> now_ms{1'700'000'000'000};
+  mutable std::mutex mu;  // guards published and log
+  std::vector<PublishedEvent> published;
+  std::vector<std::string> log;
+
+  static State* of(opbase_plugin* p) { return reinterpret_cast<State*>(p); }
+  opbase_plugin* handle() { return reinterpret_cast<opbase_plugin*>(this); }
+
+  bool name_allowed(std::string_view name) const {
+    return name.size() > plugin_name.size() + 1 && name.starts_with(plugin_name) &&
+           name[plugin_name.size()] == '.';
+  }
+  opbase_rc refuse(std::string why) {
+    if (refused.empty()) refused = std::move(why);
+    return OPBASE_RC_REFUSED;
+  }
+};
+
+namespace {
+
+using State = FakeHost::State;
+
+opbase_rc fake_register_op(opbase_plugin* p, opbase_str name, opbase_access access,
+                           opbase_op_fn fn, void* fn_state) {
+  State* s = State::of(p);
+  const std::string n(view(name));
+  if (!s->in_init) return s->refuse("register_op outside init");
+  if (!s->name_allowed(n)) return s->refuse("op '" + n + "' is outside the plugin's area");
+  if (s->ops.count(n)) return s->refuse("op '" + n + "' is registered twice");
+  s->ops[n] = {access, fn, fn_state};
+  return OPBASE_RC_OK;
+}
+
+opbase_rc fake_provide_service(opbase_plugin* p, opbase_str name, opbase_service_fn fn, void* st) {
+  State* s = State::of(p);
+  const std::string n(view(name));
+  if (!s->in_init) return s->refuse("provide_service outside init");
+  if (!s->name_allowed(n)) return s->refuse("service '" + n + "' is outside the plugin's area");
+  if (s->services.count(n)) return s->refuse("service '" + n + "' is provided twice");
+  s->services[n] = {fn, st};
+  return OPBASE_RC_OK;
+}
+
+opbase_rc fake_subscribe(opbase_plugin* p, opbase_str type, opbase_event_fn fn, void* st) {
+  State* s = State::of(p);
+  if (!s->in_init) return s->refuse("subscribe outside init");
+  s->subscriptions.push_back({std::string(view(type)), fn, st});
+  return OPBASE_RC_OK;
+}
+
+opbase_rc fake_respond(opbase_response* r, opbase_part part, opbase_str json) {
+  const std::string_view text = view(json);
+  if (!nlohmann::json::accept(text)) return OPBASE_RC_REFUSED;
+  FakeResponse* out = as_response(r);
+  (part == OPBASE_PART_DATA ? out->data : part == OPBASE_PART_META ? out->meta : out->top_level) = text;
+  return OPBASE_RC_OK;
+}
+
+opbase_rc fake_respond_error(opbase_response* r, opbase_str code, opbase_str message,
+                             opbase_str details, int http_status) {
+  FakeResponse* out = as_response(r);
+  out->failed = true;
+  out->code = view(code);
+  out->message = view(message);
+  out->details = view(details);
+  out->http_status = http_status;
+  return OPBASE_RC_OK;
+}
+
+struct ServiceAnswerCollector {
+  opbase_service_result_fn fn;
+  void* ctx;
+};
+
+opbase_rc fake_call_service(opbase_plugin* p, opbase_str name, opbase_str project, opbase_str input,
+                            opbase_service_result_fn on_result, void* ctx) {
+  State* s = State::of(p);
+  auto it = s->provided.find(view(name));
+  if (it == s->provided.end()) {
+    const std::string message = "no loaded plugin provides the service '" + std::string(view(name)) + "'";
+    on_result(ctx, OPBASE_RC_NOT_FOUND, {}, str("INTERNAL_ERROR"), str(message), {});
+    return OPBASE_RC_NOT_FOUND;
+  }
+  const auto parsed = nlohmann::json::parse(view(input));
+  Result<nlohmann::json> answer = it->second(view(project), parsed);
+  if (!answer) {
+    const Status st = answer.status();
+    const std::string details = st.details().is_null() ? "" : st.details().dump();
+    on_result(ctx, OPBASE_RC_ERROR, {}, str(st.code()), str(st.message()), str(details));
+    return OPBASE_RC_ERROR;
+  }
+  const std::string data = answer->dump();
+  on_result(ctx, OPBASE_RC_OK, str(data), {}, {}, {});
+  return OPBASE_RC_OK;
+}
+
+opbase_rc fake_publish(opbase_plugin* p, opbase_str type, opbase_str project, opbase_str payload) {
+  State* s = State::of(p);
+  auto parsed = nlohmann::json::parse(view(payload), nullptr, false);
+  if (!parsed.is_object()) return OPBASE_RC_REFUSED;
+  std::lock_guard lock(s->mu);
+  s->published.push_back({std::string(view(type)), std::string(view(project)), std::move(parsed), s->now_ms.load()});
+  return OPBASE_RC_OK;
+}
+
+opbase_rc fake_config_get(opbase_plugin* p, opbase_str key, opbase_config_value_fn on_value, void* ctx) {
+  State* s = State::of(p);
+  auto it = s->config.find(view(key));
+  if (it == s->config.end()) return OPBASE_RC_NOT_FOUND;
+  on_value(ctx, str(it->second));
+  return OPBASE_RC_OK;
+}
+
+void fake_log(opbase_plugin* p, opbase_log_level level, opbase_str message) {
+  State* s = State::of(p);
+  static const char* kLevels[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
+  std::lock_guard lock(s->mu);
+  s->log.push_back(std::string(kLevels[std::clamp<int>(level, 0, 3)]) + " " + std::string(view(message)));
+}
+
+int64_t fake_now_ms(opbase_plugin* p) { return State::of(p)->now_ms.load(); }
+
+const opbase_host_api kFakeApi = {
+    sizeof(opbase_host_api), OPBASE_ABI_MAJOR, OPBASE_ABI_MINOR, "fake",
+    &fake_register_op,       &fake_provide_service, &fake_subscribe, &fake_respond,
+    &fake_respond_error,     &fake_call_service,    &fake_publish,   &fake_config_get,
+    &fake_log,               &fake_now_ms,
+};
+
+CallResult to_result(const FakeResponse& r, opbase_rc rc) {
+  CallResult out;
+  if (r.failed || rc != OPBASE_RC_OK) {
+    out.ok = false;
+    out.code = r.failed ? r.code : "INTERNAL_ERROR";
+    out.message = r.message;
+    out.details = r.details.empty() ? nlohmann::json() : nlohmann::json::parse(r.details, nullptr, false);
+    out.http_status = r.http_status ? r.http_status : code::http_status_of(out.code);
+    return out;
+  }
+  out.ok = true;
+  out.http_status = 200;
+  out.data = r.data.empty() ? nlohmann::json() : nlohmann::json::parse(r.data);
+  if (!r.meta.empty()) out.meta = nlohmann::json::parse(r.meta);
+  if (!r.top_level.empty()) out.top_level = nlohmann::json::parse(r.top_level);
+  return out;
+}
+
+CallResult refused_call(std::string_view code, std::string message) {
+  CallResult out;
+  out.code = code;
+  out.message = std::move(message);
+  out.http_status = code::http_status_of(code);
+  return out;
+}
+
+bool pattern_matches(std::string_view pattern, std::string_view type) {
+  if (pattern == "*") return true;
+  if (pattern.ends_with(".*")) return type.starts_with(pattern.substr(0, pattern.size() - 1));
+  return pattern == type;
+}
+
+}  // namespace
+
+FakeHost::FakeHost() : state_(std::make_unique<State>()) {}
+
+FakeHost::~FakeHost() {
+  if (state_->loaded && state_->descriptor->shutdown) state_->descriptor->shutdown(state_->plugin_state);
+}
+
+void FakeHost::set_config(std::string key, std::string value) { state_->config[std::move(key)] = std::move(value); }
+void FakeHost::set_now_ms(int64_t now_ms) { state_->now_ms = now_ms; }
+void FakeHost::advance_ms(int64_t delta_ms) { state_->now_ms += delta_ms; }
+void FakeHost::provide_service(std::string name, ServiceHandler fn) { state_->provided[std::move(name)] = std::move(fn); }
+
+Status FakeHost::load(const opbase_plugin_descriptor* d) {
+  if (d == nullptr) return Status::internal("no descriptor");
+  if (d->abi_major != OPBASE_ABI_MAJOR || d->abi_minor > OPBASE_ABI_MINOR) {
+    return Status::internal("built for ABI " + std::to_string(d->abi_major) + "." + std::to_string(d->abi_minor) +
+                            ", the fake host speaks " + std::to_string(OPBASE_ABI_MAJOR) + "." +
+                            std::to_string(OPBASE_ABI_MINOR));
+  }
+  if (state_->loaded) return Status::internal("a plugin is already loaded");
+  state_->descriptor = d;
+  state_->plugin_name = d->name;
+  state_->in_init = true;
+  const opbase_rc rc = d->init(&kFakeApi, state_->handle(), &state_->plugin_state);
+  state_->in_init = false;
+  if (rc != OPBASE_RC_OK) return Status::internal("init failed: " + (state_->refused.empty() ? std::string("see log") : state_->refused));
+  if (!state_->refused.empty()) {
+    if (d->shutdown) d->shutdown(state_->plugin_state);
+    return Status::internal(state_->refused);
+  }
+  state_->loaded = true;
+  return Status::ok();
+}
+
+CallResult FakeHost::call(std::string_view op, nlohmann::json body, const Caller& caller) {
+  auto it = state_->ops.find(op);
+  if (it == state_->ops.end()) return refused_call(code::kUnknownOperation, "unknown operation '" + std::string(op) + "'");
+  const State::Op& entry = it->second;
+  const bool signed_in = !caller.user_id.empty();
+  if ((entry.access == OPBASE_ACCESS_USER || entry.access == OPBASE_ACCESS_ADMIN) && !signed_in) {
+    return refused_call(code::kAuthenticationFailed, "needs a signed-in user");
+  }
+  if (entry.access == OPBASE_ACCESS_ADMIN) {
+    const auto roles = caller.claims.is_object() ? caller.claims.value("roles", nlohmann::json::array()) : nlohmann::json::array();
+    if (std::find(roles.begin(), roles.end(), "admin") == roles.end()) return refused_call(code::kForbidden, "needs the admin role");
+  }
+  if (!body.contains("op")) body["op"] = op;
+  const std::string text = body.dump();
+  nlohmann::json claims = caller.claims;
+  if (signed_in && !claims.is_object()) claims = {{"sub", caller.user_id}};
+  const std::string claims_text = signed_in ? claims.dump() : "";
+  const opbase_request request{sizeof(opbase_request), str(op), str(op), str(text), str(caller.project_id),
+                               str(caller.user_id), str(claims_text), str("test-request"),
+                               str(caller.client_address), str(caller.bearer_token)};
+  FakeResponse response;
+  const opbase_rc rc = entry.fn(entry.state, &request, as_handle(&response));
+  return to_result(response, rc);
+}
+
+Result<nlohmann::json> FakeHost::call_service(std::string_view name, std::string_view project_id,
+                                              const nlohmann::json& input) {
+  auto it = state_->services.find(name);
+  if (it == state_->services.end()) return Status::internal("no service '" + std::string(name) + "'");
+  const std::string text = input.dump();
+  FakeResponse response;
+  const opbase_rc rc = it->second.fn(it->second.state, str(project_id), str(text), as_handle(&response));
+  CallResult r = to_result(response, rc);
+  if (!r.ok) return Status(r.code, r.message, r.details);
+  return r.data;
+}
+
+void FakeHost::deliver(std::string_view type, std::string_view project_id, const nlohmann::json& payload) {
+  const std::string text = payload.dump();
+  const opbase_event event{sizeof(opbase_event), str(type), str(project_id), str(text), state_->now_ms.load()};
+  for (const auto& sub : state_->subscriptions) {
+    if (pattern_matches(sub.pattern, type)) sub.fn(sub.state, &event);
+  }
+}
+
+std::vector<PublishedEvent> FakeHost::published() const {
+  std::lock_guard lock(state_->mu);
+  return state_->published;
+}
+
+std::vector<std::string> FakeHost::log_lines() const {
+  std::lock_guard lock(state_->mu);
+  return state_->log;
+}
+
+std::vector<std::string> FakeHost::op_names() const {
+  std::vector<std::string> names;
+  for (const auto& [name, op] : state_->ops) names.push_back(name);
+  return names;
+}
+
+}  // namespace opbase::testing

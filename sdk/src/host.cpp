@@ -1,0 +1,91 @@
+// The C++ Host wrapper over the C function table.
+#include "opbase/host.hpp"
+
+#include <charconv>
+
+namespace opbase {
+namespace {
+
+opbase_str view(std::string_view s) { return {s.data(), s.size()}; }
+
+struct ServiceAnswer {
+  opbase_rc rc = OPBASE_RC_ERROR;
+  std::string data, code, message, details;
+};
+
+void keep_service_answer(void* ctx, opbase_rc rc, opbase_str data, opbase_str code,
+                         opbase_str message, opbase_str details) {
+  auto* answer = static_cast<ServiceAnswer*>(ctx);
+  answer->rc = rc;
+  answer->data.assign(data.ptr, data.len);
+  answer->code.assign(code.ptr, code.len);
+  answer->message.assign(message.ptr, message.len);
+  answer->details.assign(details.ptr, details.len);
+}
+
+void keep_config_value(void* ctx, opbase_str value) {
+  static_cast<std::string*>(ctx)->assign(value.ptr, value.len);
+}
+
+}  // namespace
+
+Result<nlohmann::json> Host::call_service(std::string_view name, std::string_view project_id,
+                                          const nlohmann::json& input) const {
+  const std::string input_text = input.dump();
+  ServiceAnswer answer;
+  api_->call_service(plugin_, view(name), view(project_id), view(input_text), &keep_service_answer,
+                     &answer);
+  if (answer.rc == OPBASE_RC_OK) {
+    auto parsed = nlohmann::json::parse(answer.data, nullptr, /*allow_exceptions=*/false);
+    if (parsed.is_discarded()) return Status::internal("service " + std::string(name) + " answered invalid JSON");
+    return parsed;
+  }
+  nlohmann::json details = nullptr;
+  if (!answer.details.empty()) {
+    details = nlohmann::json::parse(answer.details, nullptr, false);
+    if (details.is_discarded()) details = nullptr;
+  }
+  if (answer.code.empty()) answer.code = std::string(code::kInternalError);
+  return Status(answer.code, answer.message, std::move(details));
+}
+
+Status Host::publish(std::string_view type, std::string_view project_id,
+                     const nlohmann::json& payload) const {
+  const std::string text = payload.dump();
+  if (api_->publish(plugin_, view(type), view(project_id), view(text)) != OPBASE_RC_OK) {
+    return Status::internal("event " + std::string(type) + " was refused by the host");
+  }
+  return Status::ok();
+}
+
+std::optional<std::string> Host::config(std::string_view key) const {
+  std::string value;
+  if (api_->config_get(plugin_, view(key), &keep_config_value, &value) != OPBASE_RC_OK) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::string Host::config_or(std::string_view key, std::string_view fallback) const {
+  auto value = config(key);
+  return value ? *value : std::string(fallback);
+}
+
+Result<int64_t> Host::config_int(std::string_view key, int64_t fallback) const {
+  auto value = config(key);
+  if (!value) return fallback;
+  int64_t parsed = 0;
+  const char* end = value->data() + value->size();
+  auto [ptr, ec] = std::from_chars(value->data(), end, parsed);
+  if (ec != std::errc() || ptr != end) {
+    return Status::internal("configuration key " + std::string(key) + " must be an integer, not '" +
+                            *value + "'");
+  }
+  return parsed;
+}
+
+void Host::log(opbase_log_level level, std::string_view message) const {
+  api_->log(plugin_, level, view(message));
+}
+
+}  // namespace opbase

@@ -1,0 +1,225 @@
+// The SDK's side of the plugin edge: the descriptor, init/shutdown trampolines, and the adapters
+// that turn C calls into C++ handler calls. Nothing thrown inside a handler leaves this file.
+#include <deque>
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "opbase/plugin.hpp"
+
+namespace opbase {
+namespace {
+
+opbase_str view(std::string_view s) { return {s.data(), s.size()}; }
+std::string_view view(opbase_str s) { return {s.ptr, s.len}; }
+
+sdk_detail::PluginFactory g_factory = nullptr;  // one plugin class per shared object
+
+}  // namespace
+
+// Everything one loaded plugin owns: the instance, its Host, and the registered callables
+// (deques keep their addresses stable, because the host holds pointers to them).
+struct PluginRuntime {
+  std::unique_ptr<Plugin> plugin;
+  std::unique_ptr<Host> host;
+  struct BoundOp {
+    PluginRuntime* runtime;
+    OpHandler fn;
+  };
+  struct BoundService {
+    PluginRuntime* runtime;
+    ServiceHandler fn;
+  };
+  struct BoundSubscription {
+    PluginRuntime* runtime;
+    EventHandler fn;
+  };
+  std::deque<BoundOp> ops;
+  std::deque<BoundService> services;
+  std::deque<BoundSubscription> subscriptions;
+
+  static void attach(Plugin& p, const Host* h) { p.host_ = h; }
+  static Registrar make_registrar(PluginRuntime* r) { return Registrar(r); }
+};
+
+namespace {
+
+void write_error(const opbase_host_api& api, opbase_response* response, const Status& status) {
+  const std::string details = status.details().is_null() ? std::string() : status.details().dump();
+  api.respond_error(response, view(status.code()), view(status.message()), view(details), 0);
+}
+
+// A handler that throws is a bug in the plugin: the client gets INTERNAL_ERROR (the host adds
+// the request id), the log gets the exception text.
+void report_exception(const Host& host, opbase_response* response, std::string_view what,
+                      std::string_view where, std::string_view request_id) {
+  host.error(std::string(where) + " threw: " + std::string(what) +
+             (request_id.empty() ? "" : " (request " + std::string(request_id) + ")"));
+  write_error(host.api(), response, Status::internal("internal error"));
+}
+
+opbase_rc call_op(void* state, const opbase_request* req, opbase_response* response) {
+  auto* bound = static_cast<PluginRuntime::BoundOp*>(state);
+  const Host& host = *bound->runtime->host;
+  const std::string_view op = view(req->op);
+  try {
+    const nlohmann::json body = nlohmann::json::parse(view(req->body));
+    const nlohmann::json claims =
+        req->user_claims.len ? nlohmann::json::parse(view(req->user_claims)) : nlohmann::json();
+    const Request request{op,
+                          view(req->called_as),
+                          view(req->body),
+                          body,
+                          view(req->project_id),
+                          view(req->user_id),
+                          claims,
+                          view(req->request_id),
+                          view(req->client_address),
+                          view(req->bearer_token)};
+    Result<Reply> result = bound->fn(request);
+    if (!result) {
+      write_error(host.api(), response, result.status());
+      return OPBASE_RC_ERROR;
+    }
+    const std::string data = result->data.dump();
+    host.api().respond(response, OPBASE_PART_DATA, view(data));
+    if (result->meta) host.api().respond(response, OPBASE_PART_META, view(result->meta->dump()));
+    if (result->top_level) {
+      host.api().respond(response, OPBASE_PART_TOP_LEVEL, view(result->top_level->dump()));
+    }
+    return OPBASE_RC_OK;
+  } catch (const std::exception& e) {
+    report_exception(host, response, e.what(), op, view(req->request_id));
+  } catch (...) {
+    report_exception(host, response, "unknown exception", op, view(req->request_id));
+  }
+  return OPBASE_RC_ERROR;
+}
+
+opbase_rc call_service(void* state, opbase_str project_id, opbase_str input,
+                       opbase_response* response) {
+  auto* bound = static_cast<PluginRuntime::BoundService*>(state);
+  const Host& host = *bound->runtime->host;
+  try {
+    const nlohmann::json parsed = nlohmann::json::parse(view(input));
+    Result<nlohmann::json> result = bound->fn(view(project_id), parsed);
+    if (!result) {
+      write_error(host.api(), response, result.status());
+      return OPBASE_RC_ERROR;
+    }
+    host.api().respond(response, OPBASE_PART_DATA, view(result->dump()));
+    return OPBASE_RC_OK;
+  } catch (const std::exception& e) {
+    report_exception(host, response, e.what(), "a service", {});
+  } catch (...) {
+    report_exception(host, response, "unknown exception", "a service", {});
+  }
+  return OPBASE_RC_ERROR;
+}
+
+void call_subscription(void* state, const opbase_event* event) {
+  auto* bound = static_cast<PluginRuntime::BoundSubscription*>(state);
+  const Host& host = *bound->runtime->host;
+  try {
+    const nlohmann::json payload = nlohmann::json::parse(view(event->payload));
+    bound->fn(Event{view(event->type), view(event->project_id), payload, event->time_ms});
+  } catch (const std::exception& e) {
+    host.error("event handler for " + std::string(view(event->type)) + " threw: " + e.what());
+  } catch (...) {
+    host.error("event handler for " + std::string(view(event->type)) + " threw");
+  }
+}
+
+opbase_rc init_plugin(const opbase_host_api* api, opbase_plugin* handle, void** state) {
+  auto runtime = std::make_unique<PluginRuntime>();
+  runtime->host = std::make_unique<Host>(api, handle);
+  try {
+    runtime->plugin = g_factory();
+    PluginRuntime::attach(*runtime->plugin, runtime->host.get());
+    Registrar registrar = PluginRuntime::make_registrar(runtime.get());
+    Status status = runtime->plugin->init(registrar);
+    if (status.is_ok()) status = registrar.status();
+    if (!status.is_ok()) {
+      runtime->host->error("init failed: " + status.to_string());
+      return OPBASE_RC_ERROR;
+    }
+  } catch (const std::exception& e) {
+    runtime->host->error(std::string("init threw: ") + e.what());
+    return OPBASE_RC_ERROR;
+  } catch (...) {
+    runtime->host->error("init threw an unknown exception");
+    return OPBASE_RC_ERROR;
+  }
+  *state = runtime.release();
+  return OPBASE_RC_OK;
+}
+
+void shutdown_plugin(void* state) {
+  std::unique_ptr<PluginRuntime> runtime(static_cast<PluginRuntime*>(state));
+  if (!runtime) return;
+  try {
+    runtime->plugin->shutdown();
+  } catch (const std::exception& e) {
+    runtime->host->error(std::string("shutdown threw: ") + e.what());
+  } catch (...) {
+    runtime->host->error("shutdown threw an unknown exception");
+  }
+}
+
+}  // namespace
+
+Status Registrar::keep(Status s) {
+  if (!s.is_ok() && first_failure_.is_ok()) first_failure_ = s;
+  return s;
+}
+
+Status Registrar::op(std::string_view name, Access access, OpHandler handler) {
+  auto& bound = runtime_->ops.emplace_back(PluginRuntime::BoundOp{runtime_, std::move(handler)});
+  const Host& host = *runtime_->host;
+  if (host.api().register_op(host.plugin(), view(name), static_cast<opbase_access>(access),
+                             &call_op, &bound) != OPBASE_RC_OK) {
+    return keep(Status::internal("op " + std::string(name) + " was refused by the host"));
+  }
+  return Status::ok();
+}
+
+Status Registrar::service(std::string_view name, ServiceHandler handler) {
+  auto& bound =
+      runtime_->services.emplace_back(PluginRuntime::BoundService{runtime_, std::move(handler)});
+  const Host& host = *runtime_->host;
+  if (host.api().provide_service(host.plugin(), view(name), &call_service, &bound) !=
+      OPBASE_RC_OK) {
+    return keep(Status::internal("service " + std::string(name) + " was refused by the host"));
+  }
+  return Status::ok();
+}
+
+Status Registrar::subscribe(std::string_view event_type, EventHandler handler) {
+  auto& bound = runtime_->subscriptions.emplace_back(
+      PluginRuntime::BoundSubscription{runtime_, std::move(handler)});
+  const Host& host = *runtime_->host;
+  if (host.api().subscribe(host.plugin(), view(event_type), &call_subscription, &bound) !=
+      OPBASE_RC_OK) {
+    return keep(
+        Status::internal("subscription to " + std::string(event_type) + " was refused by the host"));
+  }
+  return Status::ok();
+}
+
+namespace sdk_detail {
+
+const opbase_plugin_descriptor* make_descriptor(opbase_plugin_descriptor* storage, const char* name,
+                                                const char* version, PluginFactory factory) {
+  g_factory = factory;
+  storage->struct_size = sizeof(opbase_plugin_descriptor);
+  storage->abi_major = OPBASE_ABI_MAJOR;
+  storage->abi_minor = OPBASE_ABI_MINOR;
+  storage->name = name;
+  storage->version = version;
+  storage->init = &init_plugin;
+  storage->shutdown = &shutdown_plugin;
+  return storage;
+}
+
+}  // namespace sdk_detail
+}  // namespace opbase
