@@ -10,7 +10,11 @@
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/ThreadPool.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <chrono>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -48,15 +52,28 @@ std::string request_id_for(const HTTPServerRequest& request) {
   return given;
 }
 
-// Reads at most `max` bytes of body; sets `too_large` when more was on offer.
-std::string read_body(HTTPServerRequest& request, size_t max, bool* too_large) {
+// The client's IP address as text, without Poco's IPAddress copy and its toString() allocations.
+std::string client_host(const Poco::Net::SocketAddress& address) {
+  const sockaddr* sa = address.addr();
+  char text[INET6_ADDRSTRLEN];
+  const void* raw = sa->sa_family == AF_INET6
+                        ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(sa)->sin6_addr)
+                        : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(sa)->sin_addr);
+  if (inet_ntop(sa->sa_family, raw, text, sizeof text) == nullptr) return address.host().toString();
+  return text;
+}
+
+// Reads at most `max` bytes of body; sets `too_large` when more was on offer. `length` is the
+// Content-Length header when there is one (Poco looks it up and parses it on every call: once).
+std::string read_body(HTTPServerRequest& request, std::optional<int64_t> length, size_t max,
+                      bool* too_large) {
   *too_large = false;
-  if (request.hasContentLength() && request.getContentLength64() > static_cast<int64_t>(max)) {
+  if (length && *length > static_cast<int64_t>(max)) {
     *too_large = true;
     return {};
   }
   std::string body;
-  if (request.hasContentLength()) body.reserve(static_cast<size_t>(request.getContentLength64()));
+  if (length && *length > 0) body.reserve(static_cast<size_t>(*length));
   std::istream& in = request.stream();
   char chunk[16384];
   while (in) {
@@ -71,6 +88,21 @@ std::string read_body(HTTPServerRequest& request, size_t max, bool* too_large) {
   }
   return body;
 }
+
+// Counts one API request as in flight for as long as it lives, exceptions included.
+class InFlight {
+ public:
+  explicit InFlight(Metrics& metrics) : metrics_(metrics) { metrics_.request_started(); }
+  ~InFlight() { metrics_.request_finished(); }
+  InFlight(const InFlight&) = delete;
+  InFlight& operator=(const InFlight&) = delete;
+
+ private:
+  Metrics& metrics_;
+};
+
+// The most of a refused (too large) body the gateway reads and drops after answering 413.
+constexpr size_t kMaxDiscardBytes = 64u << 20;
 
 class GatewayHandler final : public Poco::Net::HTTPRequestHandler {
  public:
@@ -87,10 +119,12 @@ class GatewayHandler final : public Poco::Net::HTTPRequestHandler {
     const std::string& method = request.getMethod();
 
     if (path == "/api" || path == "/api/" || path.starts_with("/api/")) {
-      metrics_.request_started();
+      InFlight in_flight(metrics_);
       ApiAnswer answer = serve_api(request, response, path, method, request_id);
       send(response, answer.http_status, "application/json", answer.body, answer.headers);
-      metrics_.request_finished();
+      // The client may still be sending the refused body: take it in (bounded) so it can finish
+      // and read the 413, instead of meeting a connection reset.
+      if (answer.metric_code == code::kPayloadTooLarge) drain(request, kMaxDiscardBytes);
       const double seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       metrics_.record_request(answer.metric_op, answer.metric_code, seconds);
@@ -149,11 +183,23 @@ class GatewayHandler final : public Poco::Net::HTTPRequestHandler {
       answer.metric_code = std::string(code::kUnknownOperation);
       return answer;
     }
+    std::optional<int64_t> content_length;
+    if (request.hasContentLength()) content_length = request.getContentLength64();
+    if (content_length && *content_length < 0) {
+      // Nothing tells where such a body ends: answer and close the connection.
+      response.setKeepAlive(false);
+      answer.http_status = 400;
+      answer.body =
+          error_envelope(Status::validation("the Content-Length header is negative"), request_id);
+      answer.metric_code = std::string(code::kValidationError);
+      return answer;
+    }
     bool too_large = false;
-    const std::string body = read_body(request, dispatcher_.max_body_bytes(), &too_large);
+    const std::string body =
+        read_body(request, content_length, dispatcher_.max_body_bytes(), &too_large);
     // A body left unread would be taken for the next request: close the connection instead.
     if (too_large) response.setKeepAlive(false);
-    const std::string client = request.clientAddress().host().toString();
+    const std::string client = client_host(request.clientAddress());
     ApiCall call;
     call.endpoint_key = endpoint_key;
     call.api_key = request.get("X-API-KEY", "");
@@ -178,9 +224,16 @@ class GatewayHandler final : public Poco::Net::HTTPRequestHandler {
   }
 
   // Reads and discards a small body so the connection stays usable; a large one closes it.
-  static void drain(HTTPServerRequest& request) {
-    bool too_large = false;
-    read_body(request, 64 * 1024, &too_large);
+  static void drain(HTTPServerRequest& request, size_t max = 64 * 1024) {
+    std::istream& in = request.stream();
+    char chunk[16384];
+    size_t dropped = 0;
+    while (in && dropped < max) {
+      in.read(chunk, sizeof chunk);
+      const auto got = static_cast<size_t>(in.gcount());
+      if (got == 0) break;
+      dropped += got;
+    }
   }
 
   static void send_error(HTTPServerResponse& response, int status, const Status& error,
@@ -268,6 +321,7 @@ Status HttpGateway::start() {
                             std::to_string(settings_.port) + ": " + e.displayText());
   }
   port_ = socket.address().port();
+  listener_ = std::make_unique<Poco::Net::ServerSocket>(socket);  // shares the socket
 
   auto* params = new Poco::Net::HTTPServerParams();
   params->setMaxThreads(settings_.threads);
@@ -287,7 +341,11 @@ Status HttpGateway::start() {
 
 void HttpGateway::stop(int drain_s) {
   if (!server_) return;
-  // stopAll(false): stop accepting, close idle connections, let requests being served finish.
+  // Stop accepting, then close the listening socket: from now on a new connection is refused at
+  // once (its client may try another instance) rather than left in the backlog until we exit.
+  server_->stop();
+  listener_->close();
+  // stopAll(false): close idle connections, let requests being served finish.
   std::thread stopper([this] { server_->stopAll(false); });
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(drain_s);
   while (server_->currentConnections() > 0 && std::chrono::steady_clock::now() < deadline) {

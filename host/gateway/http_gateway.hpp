@@ -22,6 +22,7 @@ namespace Poco {
 class ThreadPool;
 namespace Net {
 class HTTPServer;
+class ServerSocket;
 }
 }  // namespace Poco
 
@@ -69,6 +70,7 @@ class HttpGateway {
   std::function<ReadinessReport()> readiness_;
   std::unique_ptr<Poco::ThreadPool> pool_;  // outlives server_, which runs on it
   std::unique_ptr<Poco::Net::HTTPServer> server_;
+  std::unique_ptr<Poco::Net::ServerSocket> listener_;  // the server's socket, closed first on stop
   int port_ = 0;
 };
 

@@ -1,0 +1,98 @@
+// probe: a test-only plugin; each op makes the gateway show one behaviour.
+//   probe.sleep         API key; sleeps body.ms milliseconds (0-10000), answers {"slept_ms": n}
+//   probe.throw         API key; throws std::runtime_error (→ INTERNAL_ERROR with the request id)
+//   probe.admin         admin; answers {"user": user id, "roles": the token's roles}
+//   probe.optional      signed-in user optional; answers {"user": user id or null}
+//   probe.meta          API key; answers data, meta and top-level fields (one named "data" too,
+//                       which the envelope must not let replace the real data)
+//   probe.rate_limited  API key; answers RATE_LIMIT_EXCEEDED with details.retry_after 7
+//   probe.publish       API key; publishes event body.type with payload body.payload
+// Thread-safety: no state; every handler may run concurrently.
+#include <opbase/sdk.hpp>
+
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+namespace {
+
+using nlohmann::json;
+using opbase::Access;
+using opbase::Reply;
+using opbase::Request;
+using opbase::Result;
+using opbase::Status;
+
+constexpr int64_t kMaxSleepMs = 10'000;
+
+Result<Reply> sleep_op(const Request& req) {
+  const auto ms = req.body.find("ms");
+  if (ms == req.body.end() || !ms->is_number_integer() || ms->get<int64_t>() < 0 ||
+      ms->get<int64_t>() > kMaxSleepMs) {
+    return Status::validation("field 'ms' must be an integer from 0 to 10000", {{"field", "ms"}});
+  }
+  const int64_t n = ms->get<int64_t>();
+  std::this_thread::sleep_for(std::chrono::milliseconds(n));
+  return Reply({{"slept_ms", n}});
+}
+
+Result<Reply> throw_op(const Request&) { throw std::runtime_error("probe.throw always throws"); }
+
+json user_or_null(const Request& req) {
+  return req.signed_in() ? json(std::string(req.user_id)) : json(nullptr);
+}
+
+Result<Reply> admin_op(const Request& req) {
+  return Reply(
+      {{"user", user_or_null(req)}, {"roles", req.user_claims.value("roles", json::array())}});
+}
+
+Result<Reply> optional_op(const Request& req) { return Reply({{"user", user_or_null(req)}}); }
+
+Result<Reply> meta_op(const Request& req) {
+  Reply reply({{"echo", req.body.value("value", json(nullptr))}});
+  reply.with_meta(
+      {{"called_as", std::string(req.called_as)}, {"request_id", std::string(req.request_id)}});
+  reply.with_top_level({{"extra", "beside data"}, {"data", "must not replace data"}});
+  return reply;
+}
+
+Result<Reply> rate_limited_op(const Request&) {
+  return Status(opbase::code::kRateLimitExceeded, "probe.rate_limited is always over its limit",
+                {{"retry_after", 7}});
+}
+
+class ProbePlugin final : public opbase::Plugin {
+ public:
+  Status init(opbase::Registrar& r) override {
+    r.op("probe.sleep", Access::kApiKey, &sleep_op);
+    r.op("probe.throw", Access::kApiKey, &throw_op);
+    r.op("probe.admin", Access::kAdmin, &admin_op);
+    r.op("probe.optional", Access::kUserOptional, &optional_op);
+    r.op("probe.meta", Access::kApiKey, &meta_op);
+    r.op("probe.rate_limited", Access::kApiKey, &rate_limited_op);
+    r.op("probe.publish", Access::kApiKey, [this](const Request& req) { return publish(req); });
+    return r.status();
+  }
+
+ private:
+  Result<Reply> publish(const Request& req) const {
+    const auto type = req.body.find("type");
+    if (type == req.body.end() || !type->is_string()) {
+      return Status::validation("field 'type' must be a string", {{"field", "type"}});
+    }
+    const json payload = req.body.value("payload", json::object());
+    if (!payload.is_object()) {
+      return Status::validation("field 'payload' must be an object", {{"field", "payload"}});
+    }
+    if (Status published = host().publish(type->get<std::string>(), req.project_id, payload);
+        !published) {
+      return published;
+    }
+    return Reply({{"published", *type}});
+  }
+};
+
+}  // namespace
+
+OPBASE_PLUGIN(ProbePlugin, "probe", "1.0.0")
