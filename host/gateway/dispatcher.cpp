@@ -24,16 +24,75 @@ Status authentication_failed(std::string message) {
   return Status(code::kAuthenticationFailed, std::move(message));
 }
 
-// Parses the body, answering where it went wrong. Exceptions only on the failure path.
-Result<nlohmann::json> parse_body(std::string_view body) {
-  try {
-    return nlohmann::json::parse(body);
-  } catch (const nlohmann::json::parse_error& e) {
-    return Status::validation("the request body is not valid JSON (at byte " +
-                                  std::to_string(e.byte) + ")",
-                              {{"position", e.byte}});
+// Bodies nested deeper than this are refused: nlohmann's parser copes, but a handler that
+// copies or dumps the value recurses once per level and overflows its stack.
+constexpr int kMaxNesting = 512;
+
+// What the dispatcher needs from the body: that it is valid JSON, not nested deeper than
+// kMaxNesting, an object, and its top-level "op" and "query" members. One SAX pass gets all of
+// that without building the tree the dispatcher would throw away (the plugin gets the text).
+class BodyScan final : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  enum class Kind { kAbsent, kString, kOther };
+  struct Member {
+    Kind kind = Kind::kAbsent;
+    std::string text;
+  };
+  bool is_object = false;
+  bool too_deep = false;
+  Member op, query;
+  size_t error_byte = 0;
+
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t) override { return value(); }
+  bool number_unsigned(number_unsigned_t) override { return value(); }
+  bool number_float(number_float_t, const string_t&) override { return value(); }
+  bool binary(binary_t&) override { return value(); }
+  bool string(string_t& text) override {
+    if (depth_ == 1 && current_ != nullptr) {
+      current_->kind = Kind::kString;  // a repeated key: the last one wins, as in the tree
+      current_->text = std::move(text);
+      current_ = nullptr;
+    }
+    return true;
   }
-}
+  bool start_object(std::size_t) override {
+    if (depth_ == 0) is_object = true;
+    return open();
+  }
+  bool start_array(std::size_t) override { return open(); }
+  bool key(string_t& name) override {
+    if (depth_ == 1) current_ = name == "op" ? &op : name == "query" ? &query : nullptr;
+    return true;
+  }
+  bool end_object() override { --depth_; return true; }
+  bool end_array() override { --depth_; return true; }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
+    error_byte = position;
+    return false;
+  }
+
+ private:
+  bool value() {
+    if (depth_ == 1 && current_ != nullptr) {
+      current_->kind = Kind::kOther;
+      current_->text.clear();
+      current_ = nullptr;
+    }
+    return true;
+  }
+  bool open() {
+    value();
+    if (++depth_ > kMaxNesting) {
+      too_deep = true;
+      return false;  // stops the parse here
+    }
+    return true;
+  }
+  int depth_ = 0;
+  Member* current_ = nullptr;
+};
 
 void fill_error(ApiAnswer& answer, const Status& status, std::string_view request_id,
                 int http_status_override = 0) {
@@ -116,14 +175,25 @@ ApiAnswer Dispatcher::handle(const ApiCall& call) const {
                        "the request body is larger than " + std::to_string(max_body_bytes_) + " bytes",
                        {{"max_bytes", max_body_bytes_}}));
   }
-  auto body = parse_body(call.body);
-  if (!body) return fail(body.status());
-  if (!body->is_object()) return fail(Status::validation("the request body must be a JSON object"));
+  BodyScan scan;
+  if (!nlohmann::json::sax_parse(call.body, &scan)) {
+    if (scan.too_deep) {
+      return fail(Status::validation("the request body is nested deeper than " +
+                                         std::to_string(kMaxNesting) + " levels",
+                                     {{"max_depth", kMaxNesting}}));
+    }
+    return fail(Status::validation("the request body is not valid JSON (at byte " +
+                                       std::to_string(scan.error_byte) + ")",
+                                   {{"position", scan.error_byte}}));
+  }
+  if (!scan.is_object) return fail(Status::validation("the request body must be a JSON object"));
   std::string op_name;
-  if (auto it = body->find("op"); it != body->end()) {
-    if (!it->is_string()) return fail(Status::validation("field 'op' must be a string"));
-    op_name = it->get<std::string>();
-  } else if (auto q = body->find("query"); q != body->end() && q->is_string()) {
+  if (scan.op.kind != BodyScan::Kind::kAbsent) {
+    if (scan.op.kind != BodyScan::Kind::kString) {
+      return fail(Status::validation("field 'op' must be a string"));
+    }
+    op_name = std::move(scan.op.text);
+  } else if (scan.query.kind == BodyScan::Kind::kString) {
     op_name = kStatementOp;
   } else {
     return fail(Status::validation("missing field 'op'"));

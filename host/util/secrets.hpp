@@ -1,5 +1,5 @@
-// Secrets: random tokens from the OS CSPRNG, SHA-256 digests of secrets kept at rest, and a
-// comparison whose time does not depend on where two secrets differ. Thread-safe.
+// Secrets: random tokens from the OS CSPRNG and SHA-256 digests of secrets kept at rest (compare
+// digests with CRYPTO_memcmp, whose time does not depend on where they differ). Thread-safe.
 #pragma once
 
 #include <string>
@@ -11,7 +11,5 @@ namespace opbase::host {
 std::string random_hex(size_t bytes);
 // SHA-256 of `text`, as 32 raw bytes.
 std::string sha256(std::string_view text);
-// True when a == b; takes the same time for every pair of inputs of the same lengths.
-bool constant_time_equal(std::string_view a, std::string_view b);
 
 }  // namespace opbase::host

@@ -1,0 +1,99 @@
+-- Shared by every scenario (loaded with dofile from the scenario's first line).
+-- It gives each scenario the same measurement and the same error accounting, so a scenario file
+-- only says what request to send.
+--
+-- What a scenario sets, after loading this file:
+--   wrk.method, wrk.path, wrk.headers, wrk.body   the request (static: see "why static" below)
+--   bench.expect_status   (default 200)  the status every answer must have
+--   bench.expect_body     (optional)     a plain substring every answer body must contain
+--
+-- Why static requests: when a script defines no request() function, wrk builds the request bytes
+-- once and resends them (its fast path). A Lua request() per call would slow wrk down and lower
+-- every figure, the ceiling included, so scenarios that need varying requests should say so in
+-- their header and expect to be compared with that in mind.
+--
+-- Why errors are counted the way they are:
+--   * In the measured runs there is NO response() callback. wrk itself already counts answers
+--     with status > 399 (summary.errors.status, done in C by its HTTP parser) besides socket
+--     errors and timeouts, so non-2xx answers are counted at no cost. Defining response() makes
+--     wrk copy every answer's headers and body into Lua tables. Measured here: +1.5-2.5 us of wrk
+--     CPU per request (12.7 -> 14.3 us, +10-18%), and the /healthz ceiling 7-15% lower. On two
+--     shared cores wrk's CPU is taken from the server, so it would bias every figure.
+--   * run.sh's warm-up pass sets BENCH_VALIDATE=1, which defines response() below and checks
+--     each answer's exact status and, when given, a body substring. A scenario whose warm-up saw
+--     a wrong answer is reported as failed instead of being measured: a fast wrong answer
+--     (a 401 from a typo in a key, say) is not a benchmark result.
+
+bench = bench or {}
+bench.expect_status = 200
+
+local env = function(name)
+  local value = os.getenv(name)
+  if value == nil or value == "" then
+    error(name .. " is not set: run scenarios through bench/run.sh")
+  end
+  return value
+end
+bench.env = env
+
+-- The keys of the project run.sh configures (projects.bench.* on the daemon's command line).
+bench.endpoint_key = function() return env("BENCH_ENDPOINT_KEY") end
+bench.api_key = function() return env("BENCH_API_KEY") end
+
+-- A JSON API call through the whole gateway: POST /api/<endpoint key> with the API key header.
+bench.api_call = function(json_body)
+  wrk.method = "POST"
+  wrk.path = "/api/" .. bench.endpoint_key()
+  wrk.headers["X-API-KEY"] = bench.api_key()
+  wrk.headers["Content-Type"] = "application/json"
+  wrk.body = json_body  -- wrk adds Content-Length itself
+end
+
+-- setup() runs once per wrk thread in the main Lua state: keep the threads so done() can read the
+-- counters each thread's own Lua state kept.
+local threads = {}
+function setup(thread)
+  table.insert(threads, thread)
+end
+
+if os.getenv("BENCH_VALIDATE") == "1" then
+  checked = 0
+  wrong = 0
+  first_wrong = nil
+  function response(status, headers, body)
+    checked = checked + 1
+    local ok = status == bench.expect_status
+    if ok and bench.expect_body ~= nil then
+      ok = body ~= nil and string.find(body, bench.expect_body, 1, true) ~= nil
+    end
+    if not ok then
+      wrong = wrong + 1
+      if first_wrong == nil then
+        first_wrong = tostring(status) .. " " .. string.sub(tostring(body), 1, 200)
+      end
+    end
+  end
+end
+
+-- One machine-readable line for run.sh; latencies in milliseconds, rate in requests per second.
+function done(summary, latency, requests)
+  local e = summary.errors
+  local socket_errors = e.connect + e.read + e.write + e.timeout
+  local seconds = summary.duration / 1e6
+  local checked, wrong, first_wrong = 0, 0, nil
+  for _, t in ipairs(threads) do
+    checked = checked + (t:get("checked") or 0)
+    wrong = wrong + (t:get("wrong") or 0)
+    first_wrong = first_wrong or t:get("first_wrong")
+  end
+  io.write(string.format(
+    "RESULT requests=%d seconds=%.3f rps=%.1f p50_ms=%.3f p90_ms=%.3f p99_ms=%.3f max_ms=%.3f " ..
+    "errors=%d non2xx=%d socket_errors=%d timeouts=%d checked=%d wrong=%d\n",
+    summary.requests, seconds, summary.requests / seconds,
+    latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000,
+    latency.max / 1000, e.status + socket_errors, e.status, socket_errors, e.timeout,
+    checked, wrong))
+  if first_wrong ~= nil then
+    io.write("FIRST_WRONG " .. first_wrong:gsub("\n", " ") .. "\n")
+  end
+end
