@@ -1,20 +1,21 @@
 # The two commands of the README, and a few more. Each installs what it needs first.
 #   make run      build (Release) and start the daemon on the embedded store with conf/opbase.properties
-#   make test     build, run every test, then the unit tests again under ASan + UBSan
+#   make test     build, run every test, the unit tests again under ASan + UBSan, then the fuzzers
 #   make bench    Release build + wrk scenarios beside the /healthz ceiling (bench/run.sh)
 #   make package  the Debian package (CPack) in build/
 BUILD_DIR ?= build
 ASAN_DIR ?= build-asan
+FUZZ_DIR ?= build-fuzz
 JOBS ?= $(shell nproc)
 CTEST_JOBS ?= 2
 
-.PHONY: deps configure build run test test-main test-asan package bench clean
+.PHONY: deps configure build run test test-main test-asan test-fuzz package bench clean
 
 deps:
 	@packaging/deps.sh
 
 configure: deps
-	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr
 
 build: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS)
@@ -24,7 +25,7 @@ run: configure
 	$(BUILD_DIR)/host/opbase --config conf/opbase.properties \
 	  --set plugins.dir=$(BUILD_DIR)/plugins-out --set projects.print_generated_keys=true
 
-test: test-main test-asan
+test: test-main test-asan test-fuzz
 
 test-main: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j$(CTEST_JOBS)
@@ -34,6 +35,13 @@ test-asan: deps
 	cmake --build $(ASAN_DIR) -j$(JOBS)
 	cd $(ASAN_DIR) && ctest --output-on-failure -j$(CTEST_JOBS) -L unit
 
+# libFuzzer needs clang; each fuzzer runs for a bounded time over its seed corpus.
+test-fuzz: deps
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DOPBASE_BUILD_FUZZERS=ON -DOPBASE_BUILD_TESTS=OFF -DOPBASE_BUILD_EXAMPLES=OFF
+	cmake --build $(FUZZ_DIR) -j$(JOBS)
+	cd $(FUZZ_DIR) && ctest --output-on-failure -j$(CTEST_JOBS) -L fuzz
+
 package: build
 	cd $(BUILD_DIR) && cpack
 
@@ -41,4 +49,4 @@ bench: deps
 	bench/run.sh
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR) build-bench
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) build-bench
