@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "opbase/event_pattern.hpp"
+
 namespace opbase::host {
 
 struct EventBus::Subscription {
@@ -23,21 +25,10 @@ EventBus::EventBus(size_t queue_capacity) : capacity_(std::max<size_t>(1, queue_
 
 EventBus::~EventBus() { stop(0); }
 
-bool EventBus::valid_pattern(std::string_view pattern) {
-  if (pattern == "*") return true;
-  if (pattern.empty() || pattern.size() > 128) return false;
-  return pattern.find('*') == std::string_view::npos ||
-         (pattern.size() > 2 && pattern.ends_with(".*") &&
-          pattern.find('*') == pattern.size() - 1);
-}
+bool EventBus::valid_pattern(std::string_view pattern) { return events::valid_pattern(pattern); }
 
 bool EventBus::matches(std::string_view pattern, std::string_view type) {
-  if (pattern == "*") return true;
-  if (pattern.ends_with(".*")) {
-    const std::string_view prefix = pattern.substr(0, pattern.size() - 1);  // keeps the '.'
-    return type.starts_with(prefix);
-  }
-  return pattern == type;
+  return events::matches(pattern, type);
 }
 
 void EventBus::subscribe(std::string owner, std::string pattern, opbase_event_fn fn, void* state) {

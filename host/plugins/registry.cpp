@@ -2,70 +2,21 @@
 
 #include <algorithm>
 
+#include "opbase/op_names.hpp"
+
 namespace opbase::host {
-namespace {
+using names::alias_area_of;
+using names::alias_of;
 
-// Alias areas the API defines, and which area owns them (spec 4.0, DECISIONS 6 and 30).
-struct AreaAlias {
-  std::string_view area;
-  std::string_view alias_area;
-};
-constexpr AreaAlias kAreaAliases[] = {{"collection", "db"}, {"ai", "baseai"}};
-
-// Names whose verb changes under the alias area; other verbs keep their name.
-struct NameAlias {
-  std::string_view canonical;
-  std::string_view alias;
-};
-constexpr NameAlias kNameAliases[] = {
-    {"ai.generate", "baseai.create"},
-    {"ai.classify", "baseai.categorize"},
-    {"ai.sentiment", "baseai.analyze_sentiment"},
-    {"ai.extract", "baseai.extract_entities"},
-};
-
-bool valid_verb(std::string_view verb) {
-  if (verb.empty() || verb.size() > 64) return false;
-  return std::all_of(verb.begin(), verb.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  });
-}
-
-std::string_view alias_area_of(std::string_view area) {
-  for (const auto& a : kAreaAliases) {
-    if (a.area == area) return a.alias_area;
-  }
-  return {};
-}
-
-// The alias a canonical op name is also reachable under, or "" when none.
-std::string alias_of(std::string_view canonical) {
-  for (const auto& n : kNameAliases) {
-    if (n.canonical == canonical) return std::string(n.alias);
-  }
-  const auto dot = canonical.find('.');
-  const std::string_view alias_area = alias_area_of(canonical.substr(0, dot));
-  if (alias_area.empty()) return {};
-  return std::string(alias_area) + std::string(canonical.substr(dot));
-}
-
-}  // namespace
-
-bool Registry::valid_area_name(std::string_view area) {
-  if (area.empty() || area.size() > 32 || !(area[0] >= 'a' && area[0] <= 'z')) return false;
-  return valid_verb(area);
-}
+bool Registry::valid_area_name(std::string_view area) { return names::valid_area(area); }
 
 Status Registry::check_name(std::string_view plugin, std::string_view name,
                             std::string_view kind) const {
-  const auto dot = name.find('.');
-  if (dot == std::string_view::npos || !valid_area_name(name.substr(0, dot)) ||
-      !valid_verb(name.substr(dot + 1))) {
+  if (!names::valid_name(name)) {
     return Status::validation(std::string(kind) + " name '" + std::string(name) +
                               "' is not <area>.<verb> in lowercase letters, digits and '_'");
   }
-  const std::string_view area = name.substr(0, dot);
-  if (area != plugin && area != alias_area_of(plugin)) {
+  if (!names::name_belongs_to(plugin, name)) {
     std::string allowed = std::string(plugin) + ".*";
     if (!alias_area_of(plugin).empty()) allowed += ", " + std::string(alias_area_of(plugin)) + ".*";
     return Status::validation(std::string(kind) + " '" + std::string(name) +

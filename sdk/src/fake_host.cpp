@@ -2,6 +2,9 @@
 // own types, cast at the edge, so a test binary may also link the real host.
 #include "opbase/testing/fake_host.hpp"
 
+#include "opbase/event_pattern.hpp"
+#include "opbase/op_names.hpp"
+
 #include <algorithm>
 #include <atomic>
 
@@ -24,6 +27,7 @@ opbase_response* as_handle(FakeResponse* r) { return reinterpret_cast<opbase_res
 
 struct FakeHost::State {
   struct Op {
+    std::string canonical;  // the registered name; an alias entry points back to it
     opbase_access access;
     opbase_op_fn fn;
     void* state;
@@ -57,9 +61,9 @@ struct FakeHost::State {
   static State* of(opbase_plugin* p) { return reinterpret_cast<State*>(p); }
   opbase_plugin* handle() { return reinterpret_cast<opbase_plugin*>(this); }
 
+  // The daemon's own naming rules, aliases included (opbase/op_names.hpp).
   bool name_allowed(std::string_view name) const {
-    return name.size() > plugin_name.size() + 1 && name.starts_with(plugin_name) &&
-           name[plugin_name.size()] == '.';
+    return names::valid_name(name) && names::name_belongs_to(plugin_name, name);
   }
   opbase_rc refuse(std::string why) {
     if (refused.empty()) refused = std::move(why);
@@ -77,8 +81,12 @@ opbase_rc fake_register_op(opbase_plugin* p, opbase_str name, opbase_access acce
   const std::string n(view(name));
   if (!s->in_init) return s->refuse("register_op outside init");
   if (!s->name_allowed(n)) return s->refuse("op '" + n + "' is outside the plugin's area");
-  if (s->ops.count(n)) return s->refuse("op '" + n + "' is registered twice");
-  s->ops[n] = {access, fn, fn_state};
+  const std::string alias = names::alias_of(n);
+  if (s->ops.count(n) || (!alias.empty() && s->ops.count(alias))) {
+    return s->refuse("op '" + n + "' is registered twice");
+  }
+  s->ops[n] = {n, access, fn, fn_state};
+  if (!alias.empty()) s->ops[alias] = {n, access, fn, fn_state};  // as the daemon binds it
   return OPBASE_RC_OK;
 }
 
@@ -95,6 +103,9 @@ opbase_rc fake_provide_service(opbase_plugin* p, opbase_str name, opbase_service
 opbase_rc fake_subscribe(opbase_plugin* p, opbase_str type, opbase_event_fn fn, void* st) {
   State* s = State::of(p);
   if (!s->in_init) return s->refuse("subscribe outside init");
+  if (fn == nullptr || !events::valid_pattern(view(type))) {
+    return s->refuse("subscription '" + std::string(view(type)) + "' is not an event type, 'area.*' or '*'");
+  }
   s->subscriptions.push_back({std::string(view(type)), fn, st});
   return OPBASE_RC_OK;
 }
@@ -204,11 +215,6 @@ CallResult refused_call(std::string_view code, std::string message) {
   return out;
 }
 
-bool pattern_matches(std::string_view pattern, std::string_view type) {
-  if (pattern == "*") return true;
-  if (pattern.ends_with(".*")) return type.starts_with(pattern.substr(0, pattern.size() - 1));
-  return pattern == type;
-}
 
 }  // namespace
 
@@ -262,7 +268,7 @@ CallResult FakeHost::call(std::string_view op, nlohmann::json body, const Caller
   nlohmann::json claims = caller.claims;
   if (signed_in && !claims.is_object()) claims = {{"sub", caller.user_id}};
   const std::string claims_text = signed_in ? claims.dump() : "";
-  const opbase_request request{sizeof(opbase_request), str(op), str(op), str(text), str(caller.project_id),
+  const opbase_request request{sizeof(opbase_request), str(entry.canonical), str(op), str(text), str(caller.project_id),
                                str(caller.user_id), str(claims_text), str("test-request"),
                                str(caller.client_address), str(caller.bearer_token)};
   FakeResponse response;
@@ -286,7 +292,7 @@ void FakeHost::deliver(std::string_view type, std::string_view project_id, const
   const std::string text = payload.dump();
   const opbase_event event{sizeof(opbase_event), str(type), str(project_id), str(text), state_->now_ms.load()};
   for (const auto& sub : state_->subscriptions) {
-    if (pattern_matches(sub.pattern, type)) sub.fn(sub.state, &event);
+    if (events::matches(sub.pattern, type)) sub.fn(sub.state, &event);
   }
 }
 
