@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 #include "log/log.hpp"
@@ -20,6 +22,14 @@ Status Daemon::start() {
     return Status::validation("log.level must be debug, info, warning or error");
   }
   log::set_level(level);
+
+  // Settings of the daemon itself, checked now so that a bad value stops the start, not the stop.
+  auto print_keys = config_.get_bool("projects.print_generated_keys");
+  if (!print_keys) return print_keys.status();
+  print_generated_keys_ = *print_keys;
+  auto drain = config_.get_int("server.drain_timeout_s", 0, 3600);
+  if (!drain) return drain.status();
+  drain_s_ = static_cast<int>(*drain);
 
   auto generated = ensure_default_project_keys(config_);
   if (!generated) return generated.status();
@@ -60,7 +70,7 @@ Status Daemon::start() {
 void Daemon::print_banner(bool generated_keys) const {
   // Standard output carries what scripts read: the URL first, as one line.
   std::printf("listening on http://%s:%d\n", gateway_->host().c_str(), gateway_->port());
-  if (generated_keys && config_.get_or("projects.print_generated_keys") == "true") {
+  if (generated_keys && print_generated_keys_) {
     std::printf("project default: endpoint key %s, API key %s\n",
                 config_.get_or("projects.default.endpoint_key").c_str(),
                 config_.get_or("projects.default.api_key").c_str());
@@ -74,15 +84,18 @@ void Daemon::print_banner(bool generated_keys) const {
 void Daemon::stop() {
   if (stopped_) return;
   stopped_ = true;
-  const int drain_s = static_cast<int>(
-      config_.get_int("server.drain_timeout_s", 0, 3600).is_ok()
-          ? *config_.get_int("server.drain_timeout_s", 0, 3600)
-          : 30);
+  // One drain budget for the whole stop: requests first, the event bus gets what is left (at
+  // least a moment, so events of the last requests still reach their subscribers).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(drain_s_);
   if (gateway_) {
     log::info("daemon", "stopping: draining in-flight requests");
-    gateway_->stop(drain_s);
+    gateway_->stop(drain_s_);
   }
-  if (bus_) bus_->stop(static_cast<int64_t>(drain_s) * 1000);
+  if (bus_) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    bus_->stop(std::max<int64_t>(left.count(), 200));
+  }
   if (loader_) loader_->shutdown_all();
   log::info("daemon", "stopped");
 }

@@ -45,6 +45,8 @@ class Daemon {
   std::unique_ptr<HttpGateway> gateway_;
   std::vector<std::string> enabled_plugins_;
   bool stopped_ = false;
+  bool print_generated_keys_ = false;
+  int drain_s_ = 30;
 };
 
 }  // namespace opbase::host

@@ -5,6 +5,7 @@
 #include <Poco/Util/OptionSet.h>
 #include <Poco/Util/ServerApplication.h>
 
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -89,6 +90,8 @@ class OpbaseApplication final : public Poco::Util::ServerApplication {
       log::error("daemon", started.message());
       return EXIT_CONFIG;
     }
+    // Reload is a restart, so SIGHUP (a closed terminal, say) must not end the daemon unannounced.
+    std::signal(SIGHUP, SIG_IGN);
     waitForTerminationRequest();
     daemon.stop();
     return EXIT_OK;

@@ -71,6 +71,14 @@ Status write_properties_file(const std::string& path, const Properties& properti
     ::unlink(tmp.c_str());
     return Status::internal("cannot write " + path + ": " + std::strerror(errno));
   }
+  // The rename itself must reach the disk too, or a crash could leave no file at all.
+  const auto slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
+  }
   return Status::ok();
 }
 

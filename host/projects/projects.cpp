@@ -37,8 +37,13 @@ constexpr size_t kMinApiKeyLength = 16;
 }  // namespace
 
 Result<bool> ensure_default_project_keys(Config& config) {
-  if (config.get("projects.default.endpoint_key") && config.get("projects.default.api_key")) {
-    return false;
+  const bool has_endpoint_key = config.get("projects.default.endpoint_key").has_value();
+  const bool has_api_key = config.get("projects.default.api_key").has_value();
+  if (has_endpoint_key && has_api_key) return false;
+  if (has_endpoint_key || has_api_key) {
+    // Half a declaration is a mistake to report, not a cue to generate the other half.
+    return Status::validation(
+        "project 'default' needs both projects.default.endpoint_key and projects.default.api_key");
   }
   auto generate = config.get_bool("projects.generate_default");
   if (!generate) return generate.status();

@@ -24,7 +24,8 @@ struct Request {
   std::string_view op;          // registered name
   std::string_view called_as;   // what the client sent (an alias, maybe)
   std::string_view raw_body;    // the body bytes as received
-  const nlohmann::json& body;   // the same body, parsed: always an object with a string "op"
+  const nlohmann::json& body;   // the same body, parsed: always an object; it has a string "op"
+                                // except in the statement form ({query, variables})
   std::string_view project_id;
   std::string_view user_id;     // empty when anonymous
   const nlohmann::json& user_claims;  // object, or null when anonymous
