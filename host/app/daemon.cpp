@@ -50,7 +50,9 @@ Status Daemon::start() {
   context_.now_ms = &system_now_ms;
   loader_ = std::make_unique<PluginLoader>(&context_);
   enabled_plugins_ = config_.get_list("plugins.enabled");
+  bus_->hold();
   loader_->load_all(enabled_plugins_, split_plugin_dirs(config_.get_or("plugins.dir")));
+  bus_->release();
 
   auto settings = GatewaySettings::from(config_);
   if (!settings) return settings.status();
@@ -106,6 +108,7 @@ ReadinessReport Daemon::readiness() const {
   nlohmann::json plugins = nlohmann::json::object();
   for (const auto& p : loader_->loaded()) plugins[p.name] = "loaded";
   for (const auto& p : loader_->refused()) {
+    if (plugins.contains(p.name)) continue;  // listed twice in plugins.enabled: it did load
     plugins[p.name] = "refused";
     ready = false;
   }

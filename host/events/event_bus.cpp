@@ -96,8 +96,13 @@ void EventBus::publish(const BusEvent& event) {
 void EventBus::run(Subscription* sub) {
   std::unique_lock lock(sub->mu);
   for (;;) {
-    sub->cv.wait(lock, [sub] { return sub->stopping || !sub->queue.empty(); });
-    if (sub->queue.empty()) return;  // stopping, and nothing left
+    sub->cv.wait(lock, [this, sub] {
+      return sub->stopping || (!sub->queue.empty() && !held_.load());
+    });
+    if (sub->queue.empty() || held_.load()) {
+      if (sub->stopping) return;  // stopping, and nothing (deliverable) left
+      continue;
+    }
     BusEvent event = std::move(sub->queue.front());
     sub->queue.pop_front();
     lock.unlock();
@@ -112,7 +117,20 @@ void EventBus::run(Subscription* sub) {
   }
 }
 
+void EventBus::hold() { held_.store(true); }
+
+void EventBus::release() {
+  held_.store(false);
+  std::shared_lock lock(subs_mu_);
+  for (auto& sub : subs_) {
+    // Taking the queue's lock orders the store before the subscriber's next wait check.
+    { std::lock_guard queue_lock(sub->mu); }
+    sub->cv.notify_all();
+  }
+}
+
 void EventBus::stop(int64_t drain_ms) {
+  release();  // a held bus could never drain
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(drain_ms);
   std::vector<Subscription*> all;
   {

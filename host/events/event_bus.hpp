@@ -54,6 +54,11 @@ class EventBus {
   // Queues `event` for every matching subscription. Never blocks on a subscriber.
   void publish(const BusEvent& event);
 
+  // While held, events queue up but no subscriber runs. The daemon holds the bus while plugins
+  // load, so no plugin code runs on a bus thread while another plugin's init still registers.
+  void hold();
+  void release();
+
   // Delivers what is queued (waiting at most `drain_ms` in all), then stops every thread.
   void stop(int64_t drain_ms);
 
@@ -69,6 +74,7 @@ class EventBus {
   static void stop_one(Subscription& sub);
 
   const size_t capacity_;
+  std::atomic<bool> held_{false};
   std::atomic<uint64_t> published_{0};
   mutable std::shared_mutex subs_mu_;  // guards the vector; each Subscription guards its queue
   std::vector<std::unique_ptr<Subscription>> subs_;

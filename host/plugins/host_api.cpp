@@ -25,12 +25,17 @@ opbase_rc registration_result(opbase_plugin* plugin, const Status& status) {
   return OPBASE_RC_REFUSED;
 }
 
+// After init the handle is shared by every thread, so a late call only logs and is refused.
+opbase_rc refused_outside_init(opbase_plugin* plugin, std::string_view call, opbase_str name) {
+  log::warn("plugin " + plugin->name, std::string(call) + " '" + std::string(view(name)) +
+                                          "' called outside init: refused");
+  return OPBASE_RC_REFUSED;
+}
+
 opbase_rc register_op(opbase_plugin* plugin, opbase_str name, opbase_access access,
                       opbase_op_fn handler, void* handler_state) {
   if (plugin == nullptr || bad(name)) return OPBASE_RC_REFUSED;
-  if (!plugin->in_init) {
-    return registration_result(plugin, Status::validation("register_op called outside init"));
-  }
+  if (!plugin->in_init) return refused_outside_init(plugin, "register_op", name);
   return registration_result(plugin, plugin->context->registry->add_op(
                                          plugin->name, view(name), access, handler, handler_state));
 }
@@ -38,24 +43,20 @@ opbase_rc register_op(opbase_plugin* plugin, opbase_str name, opbase_access acce
 opbase_rc provide_service(opbase_plugin* plugin, opbase_str name, opbase_service_fn fn,
                           void* fn_state) {
   if (plugin == nullptr || bad(name)) return OPBASE_RC_REFUSED;
-  if (!plugin->in_init) {
-    return registration_result(plugin, Status::validation("provide_service called outside init"));
-  }
+  if (!plugin->in_init) return refused_outside_init(plugin, "provide_service", name);
   return registration_result(
       plugin, plugin->context->registry->add_service(plugin->name, view(name), fn, fn_state));
 }
 
 opbase_rc subscribe(opbase_plugin* plugin, opbase_str type, opbase_event_fn fn, void* fn_state) {
   if (plugin == nullptr || bad(type)) return OPBASE_RC_REFUSED;
-  if (!plugin->in_init) {
-    return registration_result(plugin, Status::validation("subscribe called outside init"));
-  }
+  if (!plugin->in_init) return refused_outside_init(plugin, "subscribe", type);
   if (fn == nullptr || !EventBus::valid_pattern(view(type))) {
     return registration_result(
         plugin, Status::validation("subscription '" + std::string(view(type)) +
                                    "' is not an event type, 'area.*' or '*'"));
   }
-  plugin->context->bus->subscribe(plugin->name, std::string(view(type)), fn, fn_state);
+  plugin->pending_subscriptions.push_back({std::string(view(type)), fn, fn_state});
   return OPBASE_RC_OK;
 }
 

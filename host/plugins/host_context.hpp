@@ -2,8 +2,10 @@
 // daemon; outlives every plugin. The registry is written only while plugins load.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "config/config.hpp"
 #include "events/event_bus.hpp"
@@ -25,8 +27,18 @@ struct opbase_plugin {
   std::string name;
   std::string file;
   opbase::host::HostContext* context = nullptr;
-  bool in_init = false;              // registration is allowed only while true
-  std::string refused_registration;  // the first refused registration, for the log line
+  // Registration is allowed only while true. Atomic: a thread the plugin starts in init may call
+  // a registration function while the loader clears it.
+  std::atomic<bool> in_init{false};
+  std::string refused_registration;  // the first refused registration in init, for the log line
+  // Subscriptions made in init reach the event bus only once the plugin is accepted, so a
+  // refused plugin never receives an event, not even while it is being rolled back.
+  struct PendingSubscription {
+    std::string pattern;
+    opbase_event_fn fn;
+    void* state;
+  };
+  std::vector<PendingSubscription> pending_subscriptions;
 };
 
 namespace opbase::host {

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "log/log.hpp"
+#include "opbase/op_names.hpp"
 
 namespace opbase::host {
 
@@ -65,7 +66,8 @@ size_t PluginLoader::load_all(const std::vector<std::string>& names,
     } else {
       for (const std::string& dir : dirs) {
         const std::string candidate = dir + "/" + name + ".so";
-        if (std::filesystem::exists(candidate)) {
+        std::error_code ec;  // a name the file system rejects is simply not found here
+        if (std::filesystem::exists(candidate, ec)) {
           file = candidate;
           break;
         }
@@ -85,7 +87,10 @@ size_t PluginLoader::load_all(const std::vector<std::string>& names,
 }
 
 Status PluginLoader::load(const std::string& name, const std::string& file) {
-  if (!std::filesystem::exists(file)) return refuse(name, file, "the file does not exist", "");
+  if (std::error_code ec; !std::filesystem::exists(file, ec)) {
+    return refuse(name, file,
+                  ec ? "the file cannot be examined: " + ec.message() : "the file does not exist", "");
+  }
   for (const auto& info : loaded_info_) {
     if (info.name == name) return refuse(name, file, "a plugin of that name is already loaded", "");
   }
@@ -134,6 +139,13 @@ Status PluginLoader::load(const std::string& name, const std::string& file) {
   if (!Registry::valid_area_name(name)) {
     return refuse(name, file, "a plugin name is 1-32 lowercase letters, digits and '_'", plugin_abi);
   }
+  if (const std::string_view owner = names::owner_of_alias_area(name); !owner.empty()) {
+    // Otherwise it could take db.find before the collection plugin loads and lock it out.
+    return refuse(name, file,
+                  "'" + name + "' is the alias area of the " + std::string(owner) +
+                      " plugin; no plugin may take that name",
+                  plugin_abi);
+  }
 
   loaded->descriptor = d;
   unload_guard.library = nullptr;
@@ -146,8 +158,9 @@ Status PluginLoader::load(const std::string& name, const std::string& file) {
   loaded->handle->in_init = false;
 
   if (rc != OPBASE_RC_OK || !loaded->handle->refused_registration.empty()) {
+    // Its subscriptions never reached the bus; its ops and services go again.
     context_->registry->remove_plugin(name);
-    context_->bus->remove_owner(name);
+    loaded->handle->pending_subscriptions.clear();
     std::string reason;
     if (rc == OPBASE_RC_OK) {
       reason = loaded->handle->refused_registration + "; nothing it registered was kept";
@@ -163,6 +176,10 @@ Status PluginLoader::load(const std::string& name, const std::string& file) {
     return refuse(name, file, reason, plugin_abi);
   }
 
+  for (auto& sub : loaded->handle->pending_subscriptions) {
+    context_->bus->subscribe(name, std::move(sub.pattern), sub.fn, sub.state);
+  }
+  loaded->handle->pending_subscriptions.clear();
   LoadedPluginInfo info{name, d->version, file, context_->registry->ops_of(name)};
   std::string ops;
   for (const std::string& op : info.ops) ops += (ops.empty() ? "" : ", ") + op;

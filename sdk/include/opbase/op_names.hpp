@@ -54,6 +54,14 @@ constexpr std::string_view alias_area_of(std::string_view area) {
   return {};
 }
 
+// The area that owns `alias_area` ("collection" for "db"), or "" when it is no alias area.
+constexpr std::string_view owner_of_alias_area(std::string_view alias_area) {
+  for (const auto& a : kAreaAliases) {
+    if (a.alias_area == alias_area) return a.area;
+  }
+  return {};
+}
+
 // True when plugin `plugin` may register `name`: its own area or the alias area it owns.
 constexpr bool name_belongs_to(std::string_view plugin, std::string_view name) {
   const auto dot = name.find('.');

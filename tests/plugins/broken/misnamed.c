@@ -1,0 +1,15 @@
+/* misnamed: the file is misnamed.so but its descriptor says "someone_else". Expected: refused
+ * before init with "the file's plugin calls itself 'someone_else'". */
+#include "test_plugin.h"
+
+static opbase_rc init(const opbase_host_api* host, opbase_plugin* plugin, void** state) {
+  (void)state;
+  lifecycle_init(host, plugin); /* must never run */
+  return OPBASE_RC_OK;
+}
+
+static const opbase_plugin_descriptor descriptor = {
+    sizeof(opbase_plugin_descriptor), OPBASE_ABI_MAJOR, OPBASE_ABI_MINOR, "someone_else",
+    "1.0.0", init, lifecycle_shutdown};
+
+OPBASE_EXPORT const opbase_plugin_descriptor* opbase_plugin_entry(void) { return &descriptor; }
