@@ -23,6 +23,8 @@ std::string_view trim(std::string_view s) {
 
 Result<Properties> parse_properties(std::string_view text, std::string_view file_name) {
   Properties out;
+  // Editors on some systems start a UTF-8 file with a byte-order mark; it is not part of a key.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   size_t line_no = 0;
   while (!text.empty()) {
     ++line_no;

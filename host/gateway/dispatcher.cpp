@@ -125,6 +125,12 @@ Result<Dispatcher::Caller> Dispatcher::authorize(const OpEntry& op, const Projec
   while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
   while (!token.empty() && token.back() == ' ') token.remove_suffix(1);
   if (token.empty()) return authentication_failed("the bearer token is empty");
+  // A token is printable ASCII (RFC 6750 b64token). Other bytes cannot be a valid token, and are
+  // not valid UTF-8 for the verifier's JSON input either.
+  if (!std::all_of(token.begin(), token.end(),
+                   [](unsigned char c) { return c > 0x20 && c < 0x7f; })) {
+    return Status(code::kTokenInvalid, "the bearer token is not valid");
+  }
 
   const ServiceEntry* verifier = registry_.find_service(kTokenVerifierService);
   if (verifier == nullptr) {

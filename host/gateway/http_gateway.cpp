@@ -120,7 +120,7 @@ class GatewayHandler final : public Poco::Net::HTTPRequestHandler {
 
     if (path == "/api" || path == "/api/" || path.starts_with("/api/")) {
       InFlight in_flight(metrics_);
-      ApiAnswer answer = serve_api(request, response, path, method, request_id);
+      ApiAnswer answer = serve_api_guarded(request, response, path, method, request_id);
       send(response, answer.http_status, "application/json", answer.body, answer.headers);
       // The client may still be sending the refused body: take it in (bounded) so it can finish
       // and read the 413, instead of meeting a connection reset.
@@ -154,6 +154,24 @@ class GatewayHandler final : public Poco::Net::HTTPRequestHandler {
   }
 
  private:
+  // Whatever goes wrong inside, the client gets an envelope and the log the reason.
+  ApiAnswer serve_api_guarded(HTTPServerRequest& request, HTTPServerResponse& response,
+                              const std::string& path, const std::string& method,
+                              const std::string& request_id) {
+    try {
+      return serve_api(request, response, path, method, request_id);
+    } catch (const std::exception& e) {
+      log::error("gateway", "request " + request_id + " failed: " + e.what());
+    } catch (...) {
+      log::error("gateway", "request " + request_id + " failed with an unknown exception");
+    }
+    ApiAnswer answer;
+    answer.http_status = 500;
+    answer.body = error_envelope(Status::internal("internal error"), request_id);
+    answer.metric_code = std::string(code::kInternalError);
+    return answer;
+  }
+
   ApiAnswer serve_api(HTTPServerRequest& request, HTTPServerResponse& response,
                       const std::string& path, const std::string& method,
                       const std::string& request_id) {

@@ -1,5 +1,7 @@
 #include "metrics/metrics.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -45,7 +47,8 @@ void Metrics::record_request(std::string_view op, std::string_view code, double 
     }
   }
   h.count.fetch_add(1, std::memory_order_relaxed);
-  h.sum_us.fetch_add(static_cast<uint64_t>(seconds * 1e6), std::memory_order_relaxed);
+  h.sum_us.fetch_add(static_cast<uint64_t>(std::llround(std::max(seconds, 0.0) * 1e6)),
+                     std::memory_order_relaxed);
 }
 
 std::string Metrics::render() const {

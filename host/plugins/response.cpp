@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+#include "opbase/answer_rules.hpp"
+
 opbase::Status opbase_response::error_status() const {
   if (!failed) return opbase::Status::ok();
   nlohmann::json parsed_details = nullptr;
@@ -17,20 +19,6 @@ namespace {
 
 std::string_view view(opbase_str s) { return {s.ptr, s.len}; }
 
-bool valid_code(std::string_view code) {
-  if (code.empty() || code.size() > 64) return false;
-  for (char c : code) {
-    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
-  }
-  return true;
-}
-
-// One pass of the SAX parser: validates without building a tree.
-bool is_json_object(std::string_view text) {
-  size_t i = text.find_first_not_of(" \t\r\n");
-  return i != std::string_view::npos && text[i] == '{' && nlohmann::json::accept(text);
-}
-
 }  // namespace
 
 opbase_rc response_set_part(opbase_response* response, opbase_part part, opbase_str json) {
@@ -42,11 +30,11 @@ opbase_rc response_set_part(opbase_response* response, opbase_part part, opbase_
       response->data.emplace(text);
       return OPBASE_RC_OK;
     case OPBASE_PART_META:
-      if (!is_json_object(text)) return OPBASE_RC_REFUSED;
+      if (!answers::is_json_object(text)) return OPBASE_RC_REFUSED;
       response->meta.emplace(text);
       return OPBASE_RC_OK;
     case OPBASE_PART_TOP_LEVEL:
-      if (!is_json_object(text)) return OPBASE_RC_REFUSED;
+      if (!answers::is_json_object(text)) return OPBASE_RC_REFUSED;
       response->top_level.emplace(text);
       return OPBASE_RC_OK;
   }
@@ -58,10 +46,10 @@ opbase_rc response_set_error(opbase_response* response, opbase_str code, opbase_
   if (response == nullptr) return OPBASE_RC_REFUSED;
   const std::string_view code_text = view(code);
   const std::string_view details_text = view(details);
-  const bool details_ok = details_text.empty() || is_json_object(details_text);
-  const bool status_ok = http_status == 0 || (http_status >= 400 && http_status <= 599);
+  const bool details_ok = details_text.empty() || answers::is_json_object(details_text);
+  const bool status_ok = answers::valid_http_status(http_status);
   response->failed = true;
-  if (!valid_code(code_text) || !details_ok || !status_ok) {
+  if (!answers::valid_error_code(code_text) || !details_ok || !status_ok) {
     // A malformed error from a plugin is the plugin's bug: answer INTERNAL_ERROR, not garbage.
     response->code = std::string(opbase::code::kInternalError);
     response->message = "the plugin answered a malformed error";

@@ -2,6 +2,7 @@
 // own types, cast at the edge, so a test binary may also link the real host.
 #include "opbase/testing/fake_host.hpp"
 
+#include "opbase/answer_rules.hpp"
 #include "opbase/event_pattern.hpp"
 #include "opbase/op_names.hpp"
 
@@ -112,7 +113,9 @@ opbase_rc fake_subscribe(opbase_plugin* p, opbase_str type, opbase_event_fn fn, 
 
 opbase_rc fake_respond(opbase_response* r, opbase_part part, opbase_str json) {
   const std::string_view text = view(json);
-  if (!nlohmann::json::accept(text)) return OPBASE_RC_REFUSED;
+  if (part == OPBASE_PART_DATA ? !nlohmann::json::accept(text) : !answers::is_json_object(text)) {
+    return OPBASE_RC_REFUSED;
+  }
   FakeResponse* out = as_response(r);
   (part == OPBASE_PART_DATA ? out->data : part == OPBASE_PART_META ? out->meta : out->top_level) = text;
   return OPBASE_RC_OK;
@@ -122,6 +125,15 @@ opbase_rc fake_respond_error(opbase_response* r, opbase_str code, opbase_str mes
                              opbase_str details, int http_status) {
   FakeResponse* out = as_response(r);
   out->failed = true;
+  const bool details_ok = view(details).empty() || answers::is_json_object(view(details));
+  if (!answers::valid_error_code(view(code)) || !details_ok || !answers::valid_http_status(http_status)) {
+    // As the daemon does: a malformed error is the plugin's bug, answered as INTERNAL_ERROR.
+    out->code = "INTERNAL_ERROR";
+    out->message = "the plugin answered a malformed error";
+    out->details.clear();
+    out->http_status = 0;
+    return OPBASE_RC_REFUSED;
+  }
   out->code = view(code);
   out->message = view(message);
   out->details = view(details);

@@ -82,10 +82,20 @@ opbase_rc call_op(void* state, const opbase_request* req, opbase_response* respo
       return OPBASE_RC_ERROR;
     }
     const std::string data = result->data.dump();
-    host.api().respond(response, OPBASE_PART_DATA, view(data));
-    if (result->meta) host.api().respond(response, OPBASE_PART_META, view(result->meta->dump()));
+    bool accepted = host.api().respond(response, OPBASE_PART_DATA, view(data)) == OPBASE_RC_OK;
+    if (result->meta) {
+      accepted = accepted && host.api().respond(response, OPBASE_PART_META,
+                                                view(result->meta->dump())) == OPBASE_RC_OK;
+    }
     if (result->top_level) {
-      host.api().respond(response, OPBASE_PART_TOP_LEVEL, view(result->top_level->dump()));
+      accepted = accepted && host.api().respond(response, OPBASE_PART_TOP_LEVEL,
+                                                view(result->top_level->dump())) == OPBASE_RC_OK;
+    }
+    if (!accepted) {
+      // meta and top_level must be objects: a reply that breaks that is the plugin's bug.
+      report_exception(host, response, "the host refused the reply (meta and top_level must be objects)",
+                       op, view(req->request_id));
+      return OPBASE_RC_ERROR;
     }
     return OPBASE_RC_OK;
   } catch (const std::exception& e) {
