@@ -192,6 +192,7 @@ std::unique_ptr<DaemonProcess> DaemonProcess::spawn(const DaemonOptions& options
     // "--set=k=v": Poco takes the option's argument after the first '=' or ':'.
     args.push_back("--set=" + key + "=" + value);
   }
+  args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
   std::vector<std::string> env = environment_for(options);
   std::vector<char*> argv = c_strings(args);
   std::vector<char*> envp = c_strings(env);

@@ -45,6 +45,8 @@ struct DaemonOptions {
   // The text of the properties file passed with --config. A file is always passed, so a
   // system-wide configuration file never leaks into a test; empty means an empty file.
   std::string properties;
+  // Extra command-line arguments after the settings (e.g. "--daemon", "--pidfile=FILE").
+  std::vector<std::string> extra_args;
 };
 
 class DaemonProcess {
