@@ -1,6 +1,6 @@
 /* collection: a stand-in for the real collection area (it lives only in the test plugin folder).
- * Registers collection.find, which the host also binds as db.find; the test plugin "db" then
- * tries to register db.find and must be refused. */
+ * Registers collection.find, which the host also binds as db.find; the test plugin "db" shows
+ * that no plugin can take that alias area. */
 #include "test_plugin.h"
 
 static const opbase_host_api* g_host;

@@ -1,8 +1,7 @@
-/* db: a plugin named after collection's alias area. Registers db.stats (free), then db.find,
- * which the collection plugin loaded before it already owns through the alias; like a careful
- * plugin it answers OPBASE_RC_ERROR when a registration is refused. Expected: refused with
- * "init failed (answered 1) after: op 'db.find' is already registered by plugin 'collection'";
- * db.stats is rolled back while collection's db.find stays. */
+/* db: a plugin named after collection's alias area. Expected: refused by its name, before its
+ * init runs ("'db' is the alias area of the collection plugin; no plugin may take that name"),
+ * so it can never take db.find from the collection plugin. Were its init to run, it would
+ * register db.stats and then db.find, answering OPBASE_RC_ERROR when refused. */
 #include "test_plugin.h"
 
 static const opbase_host_api* g_host;
