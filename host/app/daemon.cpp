@@ -1,10 +1,9 @@
 #include "app/daemon.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 
 #include "log/log.hpp"
 #include "opbase/version.hpp"
@@ -37,7 +36,8 @@ Status Daemon::start() {
   if (!projects) return projects.status();
   projects_ = std::move(*projects);
   if (projects_->all().empty()) {
-    log::warn("daemon", "no project is configured: every API call will answer AUTHENTICATION_FAILED");
+    log::warn("daemon",
+              "no project is configured: every API call will answer AUTHENTICATION_FAILED");
   }
 
   auto capacity = config_.get_int("events.queue_capacity", 1, 10'000'000);
@@ -62,8 +62,9 @@ Status Daemon::start() {
                                            [this] { return readiness(); });
   if (Status started = gateway_->start(); !started) return started;
 
-  log::info("daemon", "opbase " OPBASE_VERSION " serving " + std::to_string(projects_->all().size()) +
-                          " project(s), " + std::to_string(loader_->loaded().size()) + " plugin(s), " +
+  log::info("daemon", "opbase " OPBASE_VERSION " serving " +
+                          std::to_string(projects_->all().size()) + " project(s), " +
+                          std::to_string(loader_->loaded().size()) + " plugin(s), " +
                           std::to_string(registry_.op_count()) + " op name(s)");
   print_banner(*generated);
   return Status::ok();
@@ -114,7 +115,8 @@ ReadinessReport Daemon::readiness() const {
   }
   checks["plugins"] = plugins;
   // Stores join this report when the storage drivers arrive (issue 3).
-  return {ready, nlohmann::json{{"status", ready ? "ready" : "not_ready"}, {"checks", checks}}.dump()};
+  return {ready,
+          nlohmann::json{{"status", ready ? "ready" : "not_ready"}, {"checks", checks}}.dump()};
 }
 
 std::string Daemon::metrics_extra() const {
@@ -141,7 +143,8 @@ std::string Daemon::metrics_extra() const {
     out += "opbase_events_delivered_total" + labels + " " + std::to_string(s.delivered) + "\n";
     dropped += "opbase_events_dropped_total" + labels + " " + std::to_string(s.dropped) + "\n";
   }
-  out += "# HELP opbase_events_dropped_total Events dropped because a subscriber's queue was full.\n";
+  out +=
+      "# HELP opbase_events_dropped_total Events dropped because a subscriber's queue was full.\n";
   out += "# TYPE opbase_events_dropped_total counter\n";
   out += dropped;
   return out;

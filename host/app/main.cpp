@@ -40,12 +40,17 @@ class OpbaseApplication final : public Poco::Util::ServerApplication {
     ServerApplication::defineOptions(options);
     options.addOption(Poco::Util::Option("help", "h", "print this help and exit"));
     options.addOption(Poco::Util::Option("version", "v", "print the version and exit"));
-    options.addOption(Poco::Util::Option("config", "c", "properties file to read (default " OPBASE_DEFAULT_CONFIG_FILE ", when present)")
-                          .argument("FILE")
-                          .repeatable(false));
-    options.addOption(Poco::Util::Option("set", "s", "set one configuration key; repeatable, wins over file and environment")
-                          .argument("KEY=VALUE")
-                          .repeatable(true));
+    options.addOption(
+        Poco::Util::Option("config", "c",
+                           "properties file to read (default " OPBASE_DEFAULT_CONFIG_FILE
+                           ", when present)")
+            .argument("FILE")
+            .repeatable(false));
+    options.addOption(
+        Poco::Util::Option("set", "s",
+                           "set one configuration key; repeatable, wins over file and environment")
+            .argument("KEY=VALUE")
+            .repeatable(true));
   }
 
   void handleOption(const std::string& name, const std::string& value) override {

@@ -12,7 +12,8 @@ namespace opbase::host {
 std::string env_name_of(std::string_view key) {
   std::string name = "OPBASE_";
   for (char c : key) {
-    name += (c == '.' || c == '-') ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    name += (c == '.' || c == '-') ? '_'
+                                   : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   }
   return name;
 }
@@ -71,9 +72,9 @@ Result<int64_t> Config::get_int(std::string_view key, int64_t min, int64_t max) 
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || value < min ||
       value > max) {
-    return Status::validation("configuration key " + std::string(key) + " (from " +
-                              source_of(key) + ") must be an integer from " + std::to_string(min) +
-                              " to " + std::to_string(max) + ", not '" + text + "'");
+    return Status::validation("configuration key " + std::string(key) + " (from " + source_of(key) +
+                              ") must be an integer from " + std::to_string(min) + " to " +
+                              std::to_string(max) + ", not '" + text + "'");
   }
   return value;
 }

@@ -16,9 +16,9 @@
 namespace opbase::host {
 
 struct ConfigSources {
-  std::optional<std::string> file;           // properties file; nullopt: defaults only
-  std::map<std::string, std::string> env;    // the process environment (only OPBASE_* is read)
-  std::vector<std::string> sets;             // "key=value" from --set, in order
+  std::optional<std::string> file;         // properties file; nullopt: defaults only
+  std::map<std::string, std::string> env;  // the process environment (only OPBASE_* is read)
+  std::vector<std::string> sets;           // "key=value" from --set, in order
 };
 
 class Config {
@@ -59,7 +59,8 @@ struct ConfigDefault {
 };
 const std::vector<ConfigDefault>& config_defaults();
 
-// The environment variable that sets `key`: "server.max_body_bytes" → "OPBASE_SERVER_MAX_BODY_BYTES".
+// The environment variable that sets `key`: "server.max_body_bytes" →
+// "OPBASE_SERVER_MAX_BODY_BYTES".
 std::string env_name_of(std::string_view key);
 
 }  // namespace opbase::host

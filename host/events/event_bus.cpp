@@ -96,9 +96,8 @@ void EventBus::publish(const BusEvent& event) {
 void EventBus::run(Subscription* sub) {
   std::unique_lock lock(sub->mu);
   for (;;) {
-    sub->cv.wait(lock, [this, sub] {
-      return sub->stopping || (!sub->queue.empty() && !held_.load());
-    });
+    sub->cv.wait(lock,
+                 [this, sub] { return sub->stopping || (!sub->queue.empty() && !held_.load()); });
     if (sub->queue.empty() || held_.load()) {
       if (sub->stopping) return;  // stopping, and nothing (deliverable) left
       continue;

@@ -1,8 +1,7 @@
 #include "gateway/dispatcher.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "gateway/envelope.hpp"
 #include "log/log.hpp"
@@ -16,7 +15,8 @@ opbase_str str(std::string_view s) { return {s.data(), s.size()}; }
 bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
   if (text.size() < prefix.size()) return false;
   return std::equal(prefix.begin(), prefix.end(), text.begin(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+    return std::tolower(static_cast<unsigned char>(a)) ==
+           std::tolower(static_cast<unsigned char>(b));
   });
 }
 
@@ -66,9 +66,16 @@ class BodyScan final : public nlohmann::json_sax<nlohmann::json> {
     if (depth_ == 1) current_ = name == "op" ? &op : name == "query" ? &query : nullptr;
     return true;
   }
-  bool end_object() override { --depth_; return true; }
-  bool end_array() override { --depth_; return true; }
-  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
+  bool end_object() override {
+    --depth_;
+    return true;
+  }
+  bool end_array() override {
+    --depth_;
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&,
+                   const nlohmann::detail::exception&) override {
     error_byte = position;
     return false;
   }
@@ -115,8 +122,8 @@ Result<Dispatcher::Caller> Dispatcher::authorize(const OpEntry& op, const Projec
   std::string_view header = call.authorization;
   if (header.empty()) {
     if (op.access == OPBASE_ACCESS_USER_OPTIONAL) return Caller{};
-    return authentication_failed("'" + op.name +
-                                 "' needs a signed-in user: send 'Authorization: Bearer <id_token>'");
+    return authentication_failed(
+        "'" + op.name + "' needs a signed-in user: send 'Authorization: Bearer <id_token>'");
   }
   if (!starts_with_ignoring_case(header, "Bearer ")) {
     return authentication_failed("the Authorization header must be 'Bearer <id_token>'");
@@ -134,7 +141,8 @@ Result<Dispatcher::Caller> Dispatcher::authorize(const OpEntry& op, const Projec
 
   const ServiceEntry* verifier = registry_.find_service(kTokenVerifierService);
   if (verifier == nullptr) {
-    return authentication_failed("no plugin verifies tokens on this server (enable the auth plugin)");
+    return authentication_failed(
+        "no plugin verifies tokens on this server (enable the auth plugin)");
   }
   const std::string input = nlohmann::json{{"token", token}}.dump();
   opbase_response verified;
@@ -148,7 +156,8 @@ Result<Dispatcher::Caller> Dispatcher::authorize(const OpEntry& op, const Projec
   }
   if (op.access == OPBASE_ACCESS_ADMIN) {
     const auto roles = claims.value("roles", nlohmann::json::array());
-    const bool admin = roles.is_array() && std::find(roles.begin(), roles.end(), "admin") != roles.end();
+    const bool admin =
+        roles.is_array() && std::find(roles.begin(), roles.end(), "admin") != roles.end();
     if (!admin) return Status(code::kForbidden, "'" + op.name + "' needs the admin role");
   }
   return Caller{claims["sub"].get<std::string>(), std::move(*verified.data), std::string(token)};
@@ -177,20 +186,21 @@ ApiAnswer Dispatcher::handle(const ApiCall& call) const {
 
   // 2. The body: size, JSON, an object, the op.
   if (call.body_too_large) {
-    return fail(Status(code::kPayloadTooLarge,
-                       "the request body is larger than " + std::to_string(max_body_bytes_) + " bytes",
-                       {{"max_bytes", max_body_bytes_}}));
+    return fail(
+        Status(code::kPayloadTooLarge,
+               "the request body is larger than " + std::to_string(max_body_bytes_) + " bytes",
+               {{"max_bytes", max_body_bytes_}}));
   }
   BodyScan scan;
   if (!nlohmann::json::sax_parse(call.body, &scan)) {
     if (scan.too_deep) {
-      return fail(Status::validation("the request body is nested deeper than " +
-                                         std::to_string(kMaxNesting) + " levels",
-                                     {{"max_depth", kMaxNesting}}));
+      return fail(Status::validation(
+          "the request body is nested deeper than " + std::to_string(kMaxNesting) + " levels",
+          {{"max_depth", kMaxNesting}}));
     }
-    return fail(Status::validation("the request body is not valid JSON (at byte " +
-                                       std::to_string(scan.error_byte) + ")",
-                                   {{"position", scan.error_byte}}));
+    return fail(Status::validation(
+        "the request body is not valid JSON (at byte " + std::to_string(scan.error_byte) + ")",
+        {{"position", scan.error_byte}}));
   }
   if (!scan.is_object) return fail(Status::validation("the request body must be a JSON object"));
   std::string op_name;
@@ -218,10 +228,10 @@ ApiAnswer Dispatcher::handle(const ApiCall& call) const {
   if (!caller) return fail(caller.status());
 
   // 4. The handler.
-  const opbase_request request{sizeof(opbase_request), str(op->name),          str(op_name),
-                               str(call.body),         str(project->id),       str(caller->user_id),
-                               str(caller->claims),    str(call.request_id),   str(call.client_address),
-                               str(caller->token)};
+  const opbase_request request{
+      sizeof(opbase_request),   str(op->name),        str(op_name),        str(call.body),
+      str(project->id),         str(caller->user_id), str(caller->claims), str(call.request_id),
+      str(call.client_address), str(caller->token)};
   opbase_response response;
   opbase_rc rc = OPBASE_RC_ERROR;
   try {

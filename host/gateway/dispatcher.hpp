@@ -24,7 +24,7 @@ struct ApiCall {
   std::string_view api_key;                      // X-API-KEY, empty when absent
   std::string_view authorization;                // Authorization header, empty when absent
   std::string_view body;
-  bool body_too_large = false;                   // the reader stopped at max_body_bytes
+  bool body_too_large = false;  // the reader stopped at max_body_bytes
   std::string_view request_id;
   std::string_view client_address;
 };

@@ -32,7 +32,8 @@ std::string success_envelope(std::string_view data, const std::optional<std::str
 
 std::string error_envelope(const Status& status, std::string_view request_id) {
   nlohmann::json error = {{"code", status.code()}, {"message", status.message()}};
-  nlohmann::json details = status.details().is_object() ? status.details() : nlohmann::json::object();
+  nlohmann::json details =
+      status.details().is_object() ? status.details() : nlohmann::json::object();
   if (status.code() == code::kInternalError && !request_id.empty()) {
     details["request_id"] = request_id;
   }

@@ -9,7 +9,6 @@
 #include <Poco/Net/NetException.h>
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/ThreadPool.h>
-
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
@@ -46,7 +45,8 @@ std::string request_id_for(const HTTPServerRequest& request) {
   const std::string& given = request.get("X-Request-Id", "");
   if (given.empty() || given.size() > 64) return new_request_id();
   for (char c : given) {
-    const bool plain = std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+    const bool plain =
+        std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
     if (!plain) return new_request_id();
   }
   return given;
@@ -56,9 +56,10 @@ std::string request_id_for(const HTTPServerRequest& request) {
 std::string client_host(const Poco::Net::SocketAddress& address) {
   const sockaddr* sa = address.addr();
   char text[INET6_ADDRSTRLEN];
-  const void* raw = sa->sa_family == AF_INET6
-                        ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(sa)->sin6_addr)
-                        : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(sa)->sin_addr);
+  const void* raw =
+      sa->sa_family == AF_INET6
+          ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(sa)->sin6_addr)
+          : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(sa)->sin_addr);
   if (inet_ntop(sa->sa_family, raw, text, sizeof text) == nullptr) return address.host().toString();
   return text;
 }
@@ -195,9 +196,10 @@ class GatewayHandler final : public Poco::Net::HTTPRequestHandler {
       drain(request);
       response.set("Allow", "POST");
       answer.http_status = 405;
-      answer.body = error_envelope(
-          Status(code::kUnknownOperation, "API calls use POST, not " + method, {{"method", method}}),
-          request_id);
+      answer.body =
+          error_envelope(Status(code::kUnknownOperation, "API calls use POST, not " + method,
+                                {{"method", method}}),
+                         request_id);
       answer.metric_code = std::string(code::kUnknownOperation);
       return answer;
     }
@@ -234,8 +236,8 @@ class GatewayHandler final : public Poco::Net::HTTPRequestHandler {
     if (method == allowed || method == HTTPRequest::HTTP_HEAD) return true;
     response.set("Allow", allowed);
     send_error(response, 405,
-               Status(code::kUnknownOperation, "this path answers " + std::string(allowed) +
-                                                   ", not " + method,
+               Status(code::kUnknownOperation,
+                      "this path answers " + std::string(allowed) + ", not " + method,
                       {{"method", method}}),
                request_id);
     return false;

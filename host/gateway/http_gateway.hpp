@@ -23,7 +23,7 @@ class ThreadPool;
 namespace Net {
 class HTTPServer;
 class ServerSocket;
-}
+}  // namespace Net
 }  // namespace Poco
 
 namespace opbase::host {

@@ -14,10 +14,14 @@ std::atomic<int> g_level{static_cast<int>(Level::kInfo)};
 
 const char* name_of(Level level) {
   switch (level) {
-    case Level::kDebug: return "DEBUG";
-    case Level::kInfo: return "INFO ";
-    case Level::kWarning: return "WARN ";
-    case Level::kError: return "ERROR";
+    case Level::kDebug:
+      return "DEBUG";
+    case Level::kInfo:
+      return "INFO ";
+    case Level::kWarning:
+      return "WARN ";
+    case Level::kError:
+      return "ERROR";
   }
   return "?    ";
 }
@@ -27,15 +31,22 @@ const char* name_of(Level level) {
 void set_level(Level level) { g_level.store(static_cast<int>(level)); }
 
 bool parse_level(std::string_view text, Level* out) {
-  if (text == "debug") *out = Level::kDebug;
-  else if (text == "info") *out = Level::kInfo;
-  else if (text == "warning" || text == "warn") *out = Level::kWarning;
-  else if (text == "error") *out = Level::kError;
-  else return false;
+  if (text == "debug")
+    *out = Level::kDebug;
+  else if (text == "info")
+    *out = Level::kInfo;
+  else if (text == "warning" || text == "warn")
+    *out = Level::kWarning;
+  else if (text == "error")
+    *out = Level::kError;
+  else
+    return false;
   return true;
 }
 
-bool enabled(Level level) { return static_cast<int>(level) >= g_level.load(std::memory_order_relaxed); }
+bool enabled(Level level) {
+  return static_cast<int>(level) >= g_level.load(std::memory_order_relaxed);
+}
 
 void write(Level level, std::string_view component, std::string_view message) {
   if (!enabled(level)) return;

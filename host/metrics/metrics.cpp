@@ -83,7 +83,8 @@ std::string Metrics::render() const {
            std::to_string(count) + "\n";
     std::snprintf(number, sizeof number, "%.6f", static_cast<double>(h->sum_us.load()) / 1e6);
     out += "opbase_request_duration_seconds_sum{op=\"" + op + "\"} " + number + "\n";
-    out += "opbase_request_duration_seconds_count{op=\"" + op + "\"} " + std::to_string(count) + "\n";
+    out +=
+        "opbase_request_duration_seconds_count{op=\"" + op + "\"} " + std::to_string(count) + "\n";
   }
   out += "# HELP opbase_requests_in_flight API requests being handled now.\n";
   out += "# TYPE opbase_requests_in_flight gauge\n";

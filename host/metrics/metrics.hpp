@@ -47,7 +47,7 @@ class Metrics {
   Histogram& histogram_for(std::string_view op);
 
   mutable std::shared_mutex mu_;
-  std::unordered_map<std::string, std::unique_ptr<Series>> requests_;     // key: op + '\0' + code
+  std::unordered_map<std::string, std::unique_ptr<Series>> requests_;    // key: op + '\0' + code
   std::unordered_map<std::string, std::unique_ptr<Histogram>> latency_;  // key: op
   std::atomic<int64_t> in_flight_{0};
   std::function<std::string()> extra_;

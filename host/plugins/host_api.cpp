@@ -1,7 +1,6 @@
 // The implementation of abi.h's opbase_host_api: every function a plugin may call. Each one
 // checks its arguments, never throws, and copies what it keeps.
 #include <nlohmann/json.hpp>
-
 #include <string_view>
 
 #include "log/log.hpp"
@@ -12,7 +11,9 @@
 namespace opbase::host {
 namespace {
 
-std::string_view view(opbase_str s) { return s.ptr ? std::string_view{s.ptr, s.len} : std::string_view{}; }
+std::string_view view(opbase_str s) {
+  return s.ptr ? std::string_view{s.ptr, s.len} : std::string_view{};
+}
 opbase_str str(std::string_view s) { return {s.data(), s.size()}; }
 
 bool bad(opbase_str s) { return s.ptr == nullptr && s.len > 0; }
@@ -27,8 +28,8 @@ opbase_rc registration_result(opbase_plugin* plugin, const Status& status) {
 
 // After init the handle is shared by every thread, so a late call only logs and is refused.
 opbase_rc refused_outside_init(opbase_plugin* plugin, std::string_view call, opbase_str name) {
-  log::warn("plugin " + plugin->name, std::string(call) + " '" + std::string(view(name)) +
-                                          "' called outside init: refused");
+  log::warn("plugin " + plugin->name,
+            std::string(call) + " '" + std::string(view(name)) + "' called outside init: refused");
   return OPBASE_RC_REFUSED;
 }
 
@@ -52,9 +53,9 @@ opbase_rc subscribe(opbase_plugin* plugin, opbase_str type, opbase_event_fn fn, 
   if (plugin == nullptr || bad(type)) return OPBASE_RC_REFUSED;
   if (!plugin->in_init) return refused_outside_init(plugin, "subscribe", type);
   if (fn == nullptr || !EventBus::valid_pattern(view(type))) {
-    return registration_result(
-        plugin, Status::validation("subscription '" + std::string(view(type)) +
-                                   "' is not an event type, 'area.*' or '*'"));
+    return registration_result(plugin,
+                               Status::validation("subscription '" + std::string(view(type)) +
+                                                  "' is not an event type, 'area.*' or '*'"));
   }
   plugin->pending_subscriptions.push_back({std::string(view(type)), fn, fn_state});
   return OPBASE_RC_OK;
@@ -124,10 +125,18 @@ void log_line(opbase_plugin* plugin, opbase_log_level level, opbase_str message)
   if (plugin == nullptr || bad(message)) return;
   log::Level l = log::Level::kInfo;
   switch (level) {
-    case OPBASE_LOG_DEBUG: l = log::Level::kDebug; break;
-    case OPBASE_LOG_INFO: l = log::Level::kInfo; break;
-    case OPBASE_LOG_WARNING: l = log::Level::kWarning; break;
-    case OPBASE_LOG_ERROR: l = log::Level::kError; break;
+    case OPBASE_LOG_DEBUG:
+      l = log::Level::kDebug;
+      break;
+    case OPBASE_LOG_INFO:
+      l = log::Level::kInfo;
+      break;
+    case OPBASE_LOG_WARNING:
+      l = log::Level::kWarning;
+      break;
+    case OPBASE_LOG_ERROR:
+      l = log::Level::kError;
+      break;
   }
   log::write(l, "plugin " + plugin->name, view(message));
 }
@@ -138,10 +147,20 @@ int64_t now_ms(opbase_plugin* plugin) { return plugin->context->now_ms(); }
 
 const opbase_host_api* host_api() {
   static const opbase_host_api api = {
-      sizeof(opbase_host_api), OPBASE_ABI_MAJOR, OPBASE_ABI_MINOR, OPBASE_VERSION,
-      &register_op,            &provide_service, &subscribe,       &respond,
-      &respond_error,          &call_service,    &publish,         &config_get,
-      &log_line,               &now_ms,
+      sizeof(opbase_host_api),
+      OPBASE_ABI_MAJOR,
+      OPBASE_ABI_MINOR,
+      OPBASE_VERSION,
+      &register_op,
+      &provide_service,
+      &subscribe,
+      &respond,
+      &respond_error,
+      &call_service,
+      &publish,
+      &config_get,
+      &log_line,
+      &now_ms,
   };
   return &api;
 }

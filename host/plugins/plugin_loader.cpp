@@ -48,9 +48,9 @@ PluginLoader::~PluginLoader() { shutdown_all(); }
 
 Status PluginLoader::refuse(const std::string& name, const std::string& file, std::string reason,
                             const std::string& versions) {
-  std::string line = "plugin '" + name + "' refused: " + reason + " [file=" +
-                     (file.empty() ? "-" : file) + " symbol=" OPBASE_PLUGIN_ENTRY_SYMBOL " " +
-                     versions + "host_abi=" + kHostAbi + "]";
+  std::string line =
+      "plugin '" + name + "' refused: " + reason + " [file=" + (file.empty() ? "-" : file) +
+      " symbol=" OPBASE_PLUGIN_ENTRY_SYMBOL " " + versions + "host_abi=" + kHostAbi + "]";
   log::error("loader", line);
   refused_.push_back({name, line});
   return Status::internal(line);
@@ -89,7 +89,8 @@ size_t PluginLoader::load_all(const std::vector<std::string>& names,
 Status PluginLoader::load(const std::string& name, const std::string& file) {
   if (std::error_code ec; !std::filesystem::exists(file, ec)) {
     return refuse(name, file,
-                  ec ? "the file cannot be examined: " + ec.message() : "the file does not exist", "");
+                  ec ? "the file cannot be examined: " + ec.message() : "the file does not exist",
+                  "");
   }
   for (const auto& info : loaded_info_) {
     if (info.name == name) return refuse(name, file, "a plugin of that name is already loaded", "");
@@ -112,7 +113,8 @@ Status PluginLoader::load(const std::string& name, const std::string& file) {
     }
   } unload_guard{loaded->library.get()};
   if (!loaded->library->hasSymbol(OPBASE_PLUGIN_ENTRY_SYMBOL)) {
-    return refuse(name, file, "no entry point " OPBASE_PLUGIN_ENTRY_SYMBOL " in shared library", "");
+    return refuse(name, file, "no entry point " OPBASE_PLUGIN_ENTRY_SYMBOL " in shared library",
+                  "");
   }
   auto entry = reinterpret_cast<opbase_plugin_entry_fn>(
       loaded->library->getSymbol(OPBASE_PLUGIN_ENTRY_SYMBOL));
@@ -137,7 +139,8 @@ Status PluginLoader::load(const std::string& name, const std::string& file) {
                   plugin_abi);
   }
   if (!Registry::valid_area_name(name)) {
-    return refuse(name, file, "a plugin name is 1-32 lowercase letters, digits and '_'", plugin_abi);
+    return refuse(name, file, "a plugin name is 1-32 lowercase letters, digits and '_'",
+                  plugin_abi);
   }
   if (const std::string_view owner = names::owner_of_alias_area(name); !owner.empty()) {
     // Otherwise it could take db.find before the collection plugin loads and lock it out.
@@ -184,8 +187,8 @@ Status PluginLoader::load(const std::string& name, const std::string& file) {
   std::string ops;
   for (const std::string& op : info.ops) ops += (ops.empty() ? "" : ", ") + op;
   log::info("loader", "plugin '" + name + "' " + info.version + " loaded from " + file + " (ABI " +
-                          abi_text(d->abi_major, d->abi_minor) + "): " +
-                          (ops.empty() ? "no ops" : ops));
+                          abi_text(d->abi_major, d->abi_minor) +
+                          "): " + (ops.empty() ? "no ops" : ops));
   loaded_info_.push_back(std::move(info));
   loaded_.push_back(std::move(loaded));
   return Status::ok();

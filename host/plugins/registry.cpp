@@ -38,12 +38,12 @@ Status Registry::add_op(std::string_view plugin, std::string_view name, opbase_a
   for (const std::string_view taken : {name, std::string_view(alias)}) {
     if (taken.empty()) continue;
     if (auto it = ops_.find(taken); it != ops_.end()) {
-      return Status::validation("op '" + std::string(taken) + "' is already registered by plugin '" +
-                                it->second->plugin + "'");
+      return Status::validation("op '" + std::string(taken) +
+                                "' is already registered by plugin '" + it->second->plugin + "'");
     }
   }
-  auto entry = std::make_shared<OpEntry>(
-      OpEntry{std::string(name), std::string(plugin), access, fn, state});
+  auto entry =
+      std::make_shared<OpEntry>(OpEntry{std::string(name), std::string(plugin), access, fn, state});
   ops_.emplace(std::string(name), entry);
   if (!alias.empty()) ops_.emplace(std::move(alias), entry);
   return Status::ok();
@@ -52,13 +52,14 @@ Status Registry::add_op(std::string_view plugin, std::string_view name, opbase_a
 Status Registry::add_service(std::string_view plugin, std::string_view name, opbase_service_fn fn,
                              void* state) {
   if (Status s = check_name(plugin, name, "service"); !s) return s;
-  if (fn == nullptr) return Status::validation("service '" + std::string(name) + "' has no function");
+  if (fn == nullptr)
+    return Status::validation("service '" + std::string(name) + "' has no function");
   if (auto it = services_.find(name); it != services_.end()) {
     return Status::validation("service '" + std::string(name) +
                               "' is already provided by plugin '" + it->second->plugin + "'");
   }
-  services_.emplace(std::string(name), std::make_shared<ServiceEntry>(
-                                           ServiceEntry{std::string(name), std::string(plugin), fn, state}));
+  services_.emplace(std::string(name), std::make_shared<ServiceEntry>(ServiceEntry{
+                                           std::string(name), std::string(plugin), fn, state}));
   return Status::ok();
 }
 

@@ -1,7 +1,6 @@
 #include "plugins/response.hpp"
 
 #include <nlohmann/json.hpp>
-
 #include <string_view>
 
 #include "opbase/answer_rules.hpp"

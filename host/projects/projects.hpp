@@ -17,8 +17,8 @@
 namespace opbase::host {
 
 struct Project {
-  std::string id;            // lowercase letters, digits, '_' and '-'; also its storage namespace
-  std::string endpoint_key;  // public: it appears in client apps and URLs
+  std::string id;              // lowercase letters, digits, '_' and '-'; also its storage namespace
+  std::string endpoint_key;    // public: it appears in client apps and URLs
   std::string api_key_digest;  // SHA-256 of the API key; the key itself is not kept
 };
 

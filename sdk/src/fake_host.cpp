@@ -2,17 +2,19 @@
 // own types, cast at the edge, so a test binary may also link the real host.
 #include "opbase/testing/fake_host.hpp"
 
+#include <algorithm>
+#include <atomic>
+
 #include "opbase/answer_rules.hpp"
 #include "opbase/event_pattern.hpp"
 #include "opbase/op_names.hpp"
 
-#include <algorithm>
-#include <atomic>
-
 namespace opbase::testing {
 namespace {
 
-std::string_view view(opbase_str s) { return s.ptr ? std::string_view{s.ptr, s.len} : std::string_view{}; }
+std::string_view view(opbase_str s) {
+  return s.ptr ? std::string_view{s.ptr, s.len} : std::string_view{};
+}
 opbase_str str(std::string_view s) { return {s.data(), s.size()}; }
 
 struct FakeResponse {
@@ -76,8 +78,8 @@ namespace {
 
 using State = FakeHost::State;
 
-opbase_rc fake_register_op(opbase_plugin* p, opbase_str name, opbase_access access,
-                           opbase_op_fn fn, void* fn_state) {
+opbase_rc fake_register_op(opbase_plugin* p, opbase_str name, opbase_access access, opbase_op_fn fn,
+                           void* fn_state) {
   State* s = State::of(p);
   const std::string n(view(name));
   if (!s->in_init) return s->refuse("register_op outside init");
@@ -105,7 +107,8 @@ opbase_rc fake_subscribe(opbase_plugin* p, opbase_str type, opbase_event_fn fn, 
   State* s = State::of(p);
   if (!s->in_init) return s->refuse("subscribe outside init");
   if (fn == nullptr || !events::valid_pattern(view(type))) {
-    return s->refuse("subscription '" + std::string(view(type)) + "' is not an event type, 'area.*' or '*'");
+    return s->refuse("subscription '" + std::string(view(type)) +
+                     "' is not an event type, 'area.*' or '*'");
   }
   s->subscriptions.push_back({std::string(view(type)), fn, st});
   return OPBASE_RC_OK;
@@ -117,7 +120,9 @@ opbase_rc fake_respond(opbase_response* r, opbase_part part, opbase_str json) {
     return OPBASE_RC_REFUSED;
   }
   FakeResponse* out = as_response(r);
-  (part == OPBASE_PART_DATA ? out->data : part == OPBASE_PART_META ? out->meta : out->top_level) = text;
+  (part == OPBASE_PART_DATA   ? out->data
+   : part == OPBASE_PART_META ? out->meta
+                              : out->top_level) = text;
   return OPBASE_RC_OK;
 }
 
@@ -126,7 +131,8 @@ opbase_rc fake_respond_error(opbase_response* r, opbase_str code, opbase_str mes
   FakeResponse* out = as_response(r);
   out->failed = true;
   const bool details_ok = view(details).empty() || answers::is_json_object(view(details));
-  if (!answers::valid_error_code(view(code)) || !details_ok || !answers::valid_http_status(http_status)) {
+  if (!answers::valid_error_code(view(code)) || !details_ok ||
+      !answers::valid_http_status(http_status)) {
     // As the daemon does: a malformed error is the plugin's bug, answered as INTERNAL_ERROR.
     out->code = "INTERNAL_ERROR";
     out->message = "the plugin answered a malformed error";
@@ -151,7 +157,8 @@ opbase_rc fake_call_service(opbase_plugin* p, opbase_str name, opbase_str projec
   State* s = State::of(p);
   auto it = s->provided.find(view(name));
   if (it == s->provided.end()) {
-    const std::string message = "no loaded plugin provides the service '" + std::string(view(name)) + "'";
+    const std::string message =
+        "no loaded plugin provides the service '" + std::string(view(name)) + "'";
     on_result(ctx, OPBASE_RC_NOT_FOUND, {}, str("INTERNAL_ERROR"), str(message), {});
     return OPBASE_RC_NOT_FOUND;
   }
@@ -173,11 +180,13 @@ opbase_rc fake_publish(opbase_plugin* p, opbase_str type, opbase_str project, op
   auto parsed = nlohmann::json::parse(view(payload), nullptr, false);
   if (!parsed.is_object()) return OPBASE_RC_REFUSED;
   std::lock_guard lock(s->mu);
-  s->published.push_back({std::string(view(type)), std::string(view(project)), std::move(parsed), s->now_ms.load()});
+  s->published.push_back(
+      {std::string(view(type)), std::string(view(project)), std::move(parsed), s->now_ms.load()});
   return OPBASE_RC_OK;
 }
 
-opbase_rc fake_config_get(opbase_plugin* p, opbase_str key, opbase_config_value_fn on_value, void* ctx) {
+opbase_rc fake_config_get(opbase_plugin* p, opbase_str key, opbase_config_value_fn on_value,
+                          void* ctx) {
   State* s = State::of(p);
   auto it = s->config.find(view(key));
   if (it == s->config.end()) return OPBASE_RC_NOT_FOUND;
@@ -189,16 +198,27 @@ void fake_log(opbase_plugin* p, opbase_log_level level, opbase_str message) {
   State* s = State::of(p);
   static const char* kLevels[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
   std::lock_guard lock(s->mu);
-  s->log.push_back(std::string(kLevels[std::clamp<int>(level, 0, 3)]) + " " + std::string(view(message)));
+  s->log.push_back(std::string(kLevels[std::clamp<int>(level, 0, 3)]) + " " +
+                   std::string(view(message)));
 }
 
 int64_t fake_now_ms(opbase_plugin* p) { return State::of(p)->now_ms.load(); }
 
 const opbase_host_api kFakeApi = {
-    sizeof(opbase_host_api), OPBASE_ABI_MAJOR, OPBASE_ABI_MINOR, "fake",
-    &fake_register_op,       &fake_provide_service, &fake_subscribe, &fake_respond,
-    &fake_respond_error,     &fake_call_service,    &fake_publish,   &fake_config_get,
-    &fake_log,               &fake_now_ms,
+    sizeof(opbase_host_api),
+    OPBASE_ABI_MAJOR,
+    OPBASE_ABI_MINOR,
+    "fake",
+    &fake_register_op,
+    &fake_provide_service,
+    &fake_subscribe,
+    &fake_respond,
+    &fake_respond_error,
+    &fake_call_service,
+    &fake_publish,
+    &fake_config_get,
+    &fake_log,
+    &fake_now_ms,
 };
 
 CallResult to_result(const FakeResponse& r, opbase_rc rc) {
@@ -207,7 +227,8 @@ CallResult to_result(const FakeResponse& r, opbase_rc rc) {
     out.ok = false;
     out.code = r.failed ? r.code : "INTERNAL_ERROR";
     out.message = r.message;
-    out.details = r.details.empty() ? nlohmann::json() : nlohmann::json::parse(r.details, nullptr, false);
+    out.details =
+        r.details.empty() ? nlohmann::json() : nlohmann::json::parse(r.details, nullptr, false);
     out.http_status = r.http_status ? r.http_status : code::http_status_of(out.code);
     return out;
   }
@@ -227,25 +248,30 @@ CallResult refused_call(std::string_view code, std::string message) {
   return out;
 }
 
-
 }  // namespace
 
 FakeHost::FakeHost() : state_(std::make_unique<State>()) {}
 
 FakeHost::~FakeHost() {
-  if (state_->loaded && state_->descriptor->shutdown) state_->descriptor->shutdown(state_->plugin_state);
+  if (state_->loaded && state_->descriptor->shutdown)
+    state_->descriptor->shutdown(state_->plugin_state);
 }
 
-void FakeHost::set_config(std::string key, std::string value) { state_->config[std::move(key)] = std::move(value); }
+void FakeHost::set_config(std::string key, std::string value) {
+  state_->config[std::move(key)] = std::move(value);
+}
 void FakeHost::set_now_ms(int64_t now_ms) { state_->now_ms = now_ms; }
 void FakeHost::advance_ms(int64_t delta_ms) { state_->now_ms += delta_ms; }
-void FakeHost::provide_service(std::string name, ServiceHandler fn) { state_->provided[std::move(name)] = std::move(fn); }
+void FakeHost::provide_service(std::string name, ServiceHandler fn) {
+  state_->provided[std::move(name)] = std::move(fn);
+}
 
 Status FakeHost::load(const opbase_plugin_descriptor* d) {
   if (d == nullptr) return Status::internal("no descriptor");
   if (d->abi_major != OPBASE_ABI_MAJOR || d->abi_minor > OPBASE_ABI_MINOR) {
-    return Status::internal("built for ABI " + std::to_string(d->abi_major) + "." + std::to_string(d->abi_minor) +
-                            ", the fake host speaks " + std::to_string(OPBASE_ABI_MAJOR) + "." +
+    return Status::internal("built for ABI " + std::to_string(d->abi_major) + "." +
+                            std::to_string(d->abi_minor) + ", the fake host speaks " +
+                            std::to_string(OPBASE_ABI_MAJOR) + "." +
                             std::to_string(OPBASE_ABI_MINOR));
   }
   if (state_->loaded) return Status::internal("a plugin is already loaded");
@@ -254,7 +280,9 @@ Status FakeHost::load(const opbase_plugin_descriptor* d) {
   state_->in_init = true;
   const opbase_rc rc = d->init(&kFakeApi, state_->handle(), &state_->plugin_state);
   state_->in_init = false;
-  if (rc != OPBASE_RC_OK) return Status::internal("init failed: " + (state_->refused.empty() ? std::string("see log") : state_->refused));
+  if (rc != OPBASE_RC_OK)
+    return Status::internal("init failed: " +
+                            (state_->refused.empty() ? std::string("see log") : state_->refused));
   if (!state_->refused.empty()) {
     if (d->shutdown) d->shutdown(state_->plugin_state);
     return Status::internal(state_->refused);
@@ -265,24 +293,29 @@ Status FakeHost::load(const opbase_plugin_descriptor* d) {
 
 CallResult FakeHost::call(std::string_view op, nlohmann::json body, const Caller& caller) {
   auto it = state_->ops.find(op);
-  if (it == state_->ops.end()) return refused_call(code::kUnknownOperation, "unknown operation '" + std::string(op) + "'");
+  if (it == state_->ops.end())
+    return refused_call(code::kUnknownOperation, "unknown operation '" + std::string(op) + "'");
   const State::Op& entry = it->second;
   const bool signed_in = !caller.user_id.empty();
   if ((entry.access == OPBASE_ACCESS_USER || entry.access == OPBASE_ACCESS_ADMIN) && !signed_in) {
     return refused_call(code::kAuthenticationFailed, "needs a signed-in user");
   }
   if (entry.access == OPBASE_ACCESS_ADMIN) {
-    const auto roles = caller.claims.is_object() ? caller.claims.value("roles", nlohmann::json::array()) : nlohmann::json::array();
-    if (std::find(roles.begin(), roles.end(), "admin") == roles.end()) return refused_call(code::kForbidden, "needs the admin role");
+    const auto roles = caller.claims.is_object()
+                           ? caller.claims.value("roles", nlohmann::json::array())
+                           : nlohmann::json::array();
+    if (std::find(roles.begin(), roles.end(), "admin") == roles.end())
+      return refused_call(code::kForbidden, "needs the admin role");
   }
   if (!body.contains("op")) body["op"] = op;
   const std::string text = body.dump();
   nlohmann::json claims = caller.claims;
   if (signed_in && !claims.is_object()) claims = {{"sub", caller.user_id}};
   const std::string claims_text = signed_in ? claims.dump() : "";
-  const opbase_request request{sizeof(opbase_request), str(entry.canonical), str(op), str(text), str(caller.project_id),
-                               str(caller.user_id), str(claims_text), str("test-request"),
-                               str(caller.client_address), str(caller.bearer_token)};
+  const opbase_request request{
+      sizeof(opbase_request),     str(entry.canonical),    str(op),          str(text),
+      str(caller.project_id),     str(caller.user_id),     str(claims_text), str("test-request"),
+      str(caller.client_address), str(caller.bearer_token)};
   FakeResponse response;
   const opbase_rc rc = entry.fn(entry.state, &request, as_handle(&response));
   return to_result(response, rc);
@@ -291,18 +324,22 @@ CallResult FakeHost::call(std::string_view op, nlohmann::json body, const Caller
 Result<nlohmann::json> FakeHost::call_service(std::string_view name, std::string_view project_id,
                                               const nlohmann::json& input) {
   auto it = state_->services.find(name);
-  if (it == state_->services.end()) return Status::internal("no service '" + std::string(name) + "'");
+  if (it == state_->services.end())
+    return Status::internal("no service '" + std::string(name) + "'");
   const std::string text = input.dump();
   FakeResponse response;
-  const opbase_rc rc = it->second.fn(it->second.state, str(project_id), str(text), as_handle(&response));
+  const opbase_rc rc =
+      it->second.fn(it->second.state, str(project_id), str(text), as_handle(&response));
   CallResult r = to_result(response, rc);
   if (!r.ok) return Status(r.code, r.message, r.details);
   return r.data;
 }
 
-void FakeHost::deliver(std::string_view type, std::string_view project_id, const nlohmann::json& payload) {
+void FakeHost::deliver(std::string_view type, std::string_view project_id,
+                       const nlohmann::json& payload) {
   const std::string text = payload.dump();
-  const opbase_event event{sizeof(opbase_event), str(type), str(project_id), str(text), state_->now_ms.load()};
+  const opbase_event event{sizeof(opbase_event), str(type), str(project_id), str(text),
+                           state_->now_ms.load()};
   for (const auto& sub : state_->subscriptions) {
     if (events::matches(sub.pattern, type)) sub.fn(sub.state, &event);
   }

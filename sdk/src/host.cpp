@@ -37,7 +37,8 @@ Result<nlohmann::json> Host::call_service(std::string_view name, std::string_vie
                      &answer);
   if (answer.rc == OPBASE_RC_OK) {
     auto parsed = nlohmann::json::parse(answer.data, nullptr, /*allow_exceptions=*/false);
-    if (parsed.is_discarded()) return Status::internal("service " + std::string(name) + " answered invalid JSON");
+    if (parsed.is_discarded())
+      return Status::internal("service " + std::string(name) + " answered invalid JSON");
     return parsed;
   }
   nlohmann::json details = nullptr;

@@ -93,8 +93,9 @@ opbase_rc call_op(void* state, const opbase_request* req, opbase_response* respo
     }
     if (!accepted) {
       // meta and top_level must be objects: a reply that breaks that is the plugin's bug.
-      report_exception(host, response, "the host refused the reply (meta and top_level must be objects)",
-                       op, view(req->request_id));
+      report_exception(host, response,
+                       "the host refused the reply (meta and top_level must be objects)", op,
+                       view(req->request_id));
       return OPBASE_RC_ERROR;
     }
     return OPBASE_RC_OK;
@@ -210,8 +211,8 @@ Status Registrar::subscribe(std::string_view event_type, EventHandler handler) {
   const Host& host = *runtime_->host;
   if (host.api().subscribe(host.plugin(), view(event_type), &call_subscription, &bound) !=
       OPBASE_RC_OK) {
-    return keep(
-        Status::internal("subscription to " + std::string(event_type) + " was refused by the host"));
+    return keep(Status::internal("subscription to " + std::string(event_type) +
+                                 " was refused by the host"));
   }
   return Status::ok();
 }

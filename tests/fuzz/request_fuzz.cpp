@@ -1,12 +1,11 @@
 // Fuzzes the gateway's request pipeline (Dispatcher: body parse, op, access, dispatch, envelope)
 // with any bytes as the body. Every answer must be a JSON object: either {"data": ...} with
 // status 200 or {"error": {"code", "message"}} with a 4xx/5xx status.
-#include <nlohmann/json.hpp>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string_view>
 
 #include "gateway/dispatcher.hpp"
@@ -21,7 +20,8 @@ opbase_rc echo_x(void*, const opbase_request* request, opbase_response* response
   const auto body = nlohmann::json::parse(std::string_view(request->body.ptr, request->body.len));
   if (!body.contains("x")) {
     const std::string_view code = "VALIDATION_ERROR", message = "no x";
-    response_set_error(response, {code.data(), code.size()}, {message.data(), message.size()}, {}, 0);
+    response_set_error(response, {code.data(), code.size()}, {message.data(), message.size()}, {},
+                       0);
     return OPBASE_RC_ERROR;
   }
   const std::string x = body["x"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -62,7 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else {
     if (answer.http_status < 400 || answer.http_status > 599) std::abort();
     const auto& error = envelope["error"];
-    if (!error.is_object() || !error["code"].is_string() || !error["message"].is_string()) std::abort();
+    if (!error.is_object() || !error["code"].is_string() || !error["message"].is_string())
+      std::abort();
   }
   return 0;
 }

@@ -88,9 +88,9 @@ TEST(DaemonMode, DetachesWritesItsPidServesAndStopsOnSigterm) {
   ASSERT_TRUE(eventually([&] { return accepts_connections(port, 1s); }));
   const HttpResponse health = http_request(port, "GET", "/healthz");
   EXPECT_EQ(health.status, 200);
-  const HttpResponse ping = http_request(
-      port, "POST", "/api/" + parent->endpoint_key(), R"({"op":"echo.ping"})",
-      {{"X-API-KEY", parent->api_key()}, {"Content-Type", "application/json"}});
+  const HttpResponse ping =
+      http_request(port, "POST", "/api/" + parent->endpoint_key(), R"({"op":"echo.ping"})",
+                   {{"X-API-KEY", parent->api_key()}, {"Content-Type", "application/json"}});
   EXPECT_EQ(ping.status, 200) << ping.body;
   EXPECT_EQ(ping.json()["data"]["pong"], true);
 

@@ -22,19 +22,35 @@ std::unique_ptr<DaemonProcess> start_with_out_of_tree_examples() {
   return DaemonProcess::start(options);
 }
 
+// Whether `root` holds a file named `name` anywhere below it (the library folder depends on the
+// install prefix: lib, lib64 or a multiarch lib/<triplet>).
+bool holds_file(const std::filesystem::path& root, const std::string& name) {
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(root, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->path().filename() == name) return true;
+  }
+  return false;
+}
+
 TEST(ExamplesOutOfTree, BothPluginFilesWereBuiltAgainstTheInstalledSdk) {
   EXPECT_TRUE(std::filesystem::exists(std::string(OPBASE_EXAMPLES_OUT) + "/echo.so"));
   EXPECT_TRUE(std::filesystem::exists(std::string(OPBASE_EXAMPLES_OUT) + "/hello_c.so"));
-  EXPECT_TRUE(std::filesystem::exists(std::string(OPBASE_EXAMPLES_OUT) +
-                                      "/prefix/lib/cmake/opbase/opbaseConfig.cmake") ||
-              std::filesystem::exists(std::string(OPBASE_EXAMPLES_OUT) + "/prefix/lib64/cmake/opbase/opbaseConfig.cmake"));
+  const std::string prefix = std::string(OPBASE_EXAMPLES_OUT) + "/prefix";
+  EXPECT_TRUE(holds_file(prefix, "opbaseConfig.cmake")) << "no package config under " << prefix;
+  EXPECT_TRUE(holds_file(prefix, "abi.h")) << "no SDK headers under " << prefix;
+  EXPECT_TRUE(holds_file(prefix, "libopbase_sdk.a")) << "no SDK library under " << prefix;
 }
 
 TEST(ExamplesOutOfTree, TheDaemonLoadsThemFromTheirOwnFolder) {
   auto daemon = start_with_out_of_tree_examples();
   const std::string log = daemon->log();
-  EXPECT_NE(log.find("plugin 'echo' 1.0.0 loaded from " OPBASE_EXAMPLES_OUT "/echo.so"), std::string::npos) << log;
-  EXPECT_NE(log.find("plugin 'hello_c' 1.0.0 loaded from " OPBASE_EXAMPLES_OUT "/hello_c.so"), std::string::npos) << log;
+  EXPECT_NE(log.find("plugin 'echo' 1.0.0 loaded from " OPBASE_EXAMPLES_OUT "/echo.so"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("plugin 'hello_c' 1.0.0 loaded from " OPBASE_EXAMPLES_OUT "/hello_c.so"),
+            std::string::npos)
+      << log;
 }
 
 TEST(ExamplesOutOfTree, TheCppPluginAnswersOverHttp) {

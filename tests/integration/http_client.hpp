@@ -11,11 +11,10 @@
 // thread.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <utility>

@@ -19,7 +19,8 @@ namespace {
 class TempDir {
  public:
   TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "opbase-config-XXXXXX").string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "opbase-config-XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
     path_ = pattern;
   }
@@ -62,7 +63,8 @@ TEST(ConfigLoad, DefaultsOnly) {
 
 TEST(ConfigLoad, EachLaterLayerWins) {
   TempDir dir;
-  const std::string file = dir.file("opbase.properties", "server.port = 9000\nserver.host = 0.0.0.0\n");
+  const std::string file =
+      dir.file("opbase.properties", "server.port = 9000\nserver.host = 0.0.0.0\n");
 
   ConfigSources sources;
   sources.file = file;
@@ -124,7 +126,8 @@ TEST(ConfigLoad, UnknownAndForeignEnvironmentVariablesAreIgnored) {
 
 TEST(ConfigLoad, SetAssignmentsApplyInOrderAndMayAddKeys) {
   ConfigSources sources;
-  sources.sets = {"server.port=1", "server.port=2", "projects.shop.api_key=a=b=c", "echo.greeting="};
+  sources.sets = {"server.port=1", "server.port=2", "projects.shop.api_key=a=b=c",
+                  "echo.greeting="};
   auto config = Config::load(sources);
   ASSERT_TRUE(config);
   EXPECT_EQ(config->get("server.port"), "2");
@@ -226,13 +229,10 @@ TEST(Properties, CommentsBlankLinesAndTrimming) {
       "last = no newline";
   auto parsed = parse_properties(text, "t.properties");
   ASSERT_TRUE(parsed) << parsed.status().to_string();
-  const Properties expected = {{"key.one", "value one"},
-                               {"key.two", "two"},
-                               {"key.three", "three"},
-                               {"url", "http://x/?a=b&c=d"},
-                               {"empty", ""},
-                               {"hash.inside", "a # not a comment"},
-                               {"last", "no newline"}};
+  const Properties expected = {
+      {"key.one", "value one"},     {"key.two", "two"}, {"key.three", "three"},
+      {"url", "http://x/?a=b&c=d"}, {"empty", ""},      {"hash.inside", "a # not a comment"},
+      {"last", "no newline"}};
   EXPECT_EQ(*parsed, expected);
 }
 
@@ -296,7 +296,8 @@ TEST(Properties, WriteThenReadRoundTripsWithMode0600) {
 // ---- typed reads ------------------------------------------------------------------------------
 
 TEST(ConfigGetInt, ParsesInRange) {
-  Config config = Config::defaults_with({{"n", "42"}, {"neg", "-7"}, {"big", "9223372036854775807"}});
+  Config config =
+      Config::defaults_with({{"n", "42"}, {"neg", "-7"}, {"big", "9223372036854775807"}});
   auto n = config.get_int("n", 0, 100);
   ASSERT_TRUE(n);
   EXPECT_EQ(*n, 42);

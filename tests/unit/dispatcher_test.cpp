@@ -4,9 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -74,14 +73,17 @@ opbase_rc op_nothing(void*, const opbase_request*, opbase_response*) { return OP
 
 opbase_rc op_silent_fail(void*, const opbase_request*, opbase_response*) { return OPBASE_RC_ERROR; }
 
-opbase_rc op_refused_rc(void*, const opbase_request*, opbase_response*) { return OPBASE_RC_REFUSED; }
+opbase_rc op_refused_rc(void*, const opbase_request*, opbase_response*) {
+  return OPBASE_RC_REFUSED;
+}
 
 opbase_rc op_throws(void*, const opbase_request*, opbase_response*) {
   throw std::runtime_error("a bug in the plugin");
 }
 
 opbase_rc op_override_status(void*, const opbase_request*, opbase_response* response) {
-  return fail_with(response, code::kProcessingFailed, "upstream is down", {{"upstream", "ai"}}, 503);
+  return fail_with(response, code::kProcessingFailed, "upstream is down", {{"upstream", "ai"}},
+                   503);
 }
 
 opbase_rc op_rate_limited(void*, const opbase_request*, opbase_response* response) {
@@ -288,14 +290,17 @@ std::optional<std::string> header(const ApiAnswer& answer, std::string_view name
 
 TEST(ErrorCodes, HttpStatusOfEveryDecidedCode) {
   const std::vector<std::pair<std::string_view, int>> expected = {
-      {"VALIDATION_ERROR", 400},      {"INVALID_OPTIONS", 400},     {"CONTENT_EMPTY", 400},
-      {"AUTHENTICATION_FAILED", 401}, {"INVALID_CREDENTIALS", 401}, {"TOKEN_EXPIRED", 401},
-      {"TOKEN_INVALID", 401},         {"OTP_INVALID", 401},         {"OTP_EXPIRED", 401},
-      {"EMAIL_NOT_VERIFIED", 403},    {"FORBIDDEN", 403},           {"COLLECTION_NOT_FOUND", 404},
-      {"UNKNOWN_OPERATION", 404},     {"EMAIL_ALREADY_EXISTS", 409}, {"CONTENT_TOO_LONG", 413},
-      {"PAYLOAD_TOO_LARGE", 413},     {"WEAK_PASSWORD", 422},       {"INVALID_LANGUAGE", 422},
-      {"RATE_LIMIT_EXCEEDED", 429},   {"QUOTA_EXCEEDED", 429},      {"PROCESSING_FAILED", 502},
-      {"INTERNAL_ERROR", 500},
+      {"VALIDATION_ERROR", 400},    {"INVALID_OPTIONS", 400},
+      {"CONTENT_EMPTY", 400},       {"AUTHENTICATION_FAILED", 401},
+      {"INVALID_CREDENTIALS", 401}, {"TOKEN_EXPIRED", 401},
+      {"TOKEN_INVALID", 401},       {"OTP_INVALID", 401},
+      {"OTP_EXPIRED", 401},         {"EMAIL_NOT_VERIFIED", 403},
+      {"FORBIDDEN", 403},           {"COLLECTION_NOT_FOUND", 404},
+      {"UNKNOWN_OPERATION", 404},   {"EMAIL_ALREADY_EXISTS", 409},
+      {"CONTENT_TOO_LONG", 413},    {"PAYLOAD_TOO_LARGE", 413},
+      {"WEAK_PASSWORD", 422},       {"INVALID_LANGUAGE", 422},
+      {"RATE_LIMIT_EXCEEDED", 429}, {"QUOTA_EXCEEDED", 429},
+      {"PROCESSING_FAILED", 502},   {"INTERNAL_ERROR", 500},
   };
   for (const auto& [c, status] : expected) {
     EXPECT_EQ(code::http_status_of(c), status) << c;
@@ -420,8 +425,8 @@ TEST_F(DispatcherTest, EmptyAndTruncatedBodiesAreMalformed) {
 TEST_F(DispatcherTest, NumberTooLargeForADoubleIsAValidationError) {
   // nlohmann reports 1e999 as out_of_range (406), not as a parse_error: it must still become a
   // 400 answer, never an exception out of handle() (the gateway would drop the connection).
-  for (const std::string body : {R"({"op":"test.ok","n":1e999})", R"({"op":"test.ok","n":-1e400})",
-                                 "1e999"}) {
+  for (const std::string body :
+       {R"({"op":"test.ok","n":1e999})", R"({"op":"test.ok","n":-1e400})", "1e999"}) {
     Call c;
     c.body = body;
     ApiAnswer answer;
@@ -432,7 +437,8 @@ TEST_F(DispatcherTest, NumberTooLargeForADoubleIsAValidationError) {
 }
 
 TEST_F(DispatcherTest, BodyMustBeAnObject) {
-  for (const std::string body : {"[]", R"(["op","test.ok"])", R"("test.ok")", "42", "null", "true"}) {
+  for (const std::string body :
+       {"[]", R"(["op","test.ok"])", R"("test.ok")", "42", "null", "true"}) {
     Call c;
     c.body = body;
     EXPECT_EQ(expect_error(run(c), "VALIDATION_ERROR", 400)["message"],
@@ -472,7 +478,8 @@ TEST_F(DispatcherTest, RepeatedOpKeyTheLastOneWins) {
   c.body = R"({"op":"nope.nothing","op":"test.ok"})";
   EXPECT_EQ(run(c).metric_op, "test.ok");
   c.body = R"({"op":"test.ok","op":5})";
-  EXPECT_EQ(expect_error(run(c), "VALIDATION_ERROR", 400)["message"], "field 'op' must be a string");
+  EXPECT_EQ(expect_error(run(c), "VALIDATION_ERROR", 400)["message"],
+            "field 'op' must be a string");
 }
 
 TEST_F(DispatcherTest, MissingOp) {
@@ -480,7 +487,8 @@ TEST_F(DispatcherTest, MissingOp) {
     Call c;
     c.body = body;
     const ApiAnswer answer = run(c);
-    EXPECT_EQ(expect_error(answer, "VALIDATION_ERROR", 400)["message"], "missing field 'op'") << body;
+    EXPECT_EQ(expect_error(answer, "VALIDATION_ERROR", 400)["message"], "missing field 'op'")
+        << body;
     EXPECT_EQ(answer.metric_op, "none");
   }
 }
@@ -490,7 +498,8 @@ TEST_F(DispatcherTest, OpMustBeAString) {
                                  R"({"op":{"name":"test.ok"}})", R"({"op":true,"query":"q"})"}) {
     Call c;
     c.body = body;
-    EXPECT_EQ(expect_error(run(c), "VALIDATION_ERROR", 400)["message"], "field 'op' must be a string")
+    EXPECT_EQ(expect_error(run(c), "VALIDATION_ERROR", 400)["message"],
+              "field 'op' must be a string")
         << body;
   }
 }
@@ -542,7 +551,8 @@ TEST_F(DispatcherTest, StatementFormWithoutItsPluginIsUnknown) {
   Call c;
   c.body = R"({"query":"FOR d IN notes RETURN d"})";
   const ApiAnswer answer = run_on(dispatcher, c);
-  EXPECT_EQ(expect_error(answer, "UNKNOWN_OPERATION", 404)["details"]["op"], "collection.statement");
+  EXPECT_EQ(expect_error(answer, "UNKNOWN_OPERATION", 404)["details"]["op"],
+            "collection.statement");
   EXPECT_EQ(answer.metric_op, "unknown");
 }
 
@@ -597,8 +607,8 @@ TEST_F(DispatcherTest, UserOpWithoutAuthorizationHeader) {
 }
 
 TEST_F(DispatcherTest, NonBearerAuthorizationHeader) {
-  for (const std::string header : {"Basic dXNlcjpwYXNz", "Token user-token", "user-token", "Bearer",
-                                   "Bearer-user-token"}) {
+  for (const std::string header :
+       {"Basic dXNlcjpwYXNz", "Token user-token", "user-token", "Bearer", "Bearer-user-token"}) {
     EXPECT_EQ(expect_error(run_op("test.user", header), "AUTHENTICATION_FAILED", 401)["message"],
               "the Authorization header must be 'Bearer <id_token>'")
         << header;
@@ -630,7 +640,8 @@ TEST_F(DispatcherTest, ValidTokenReachesTheOpWithTheCaller) {
 }
 
 TEST_F(DispatcherTest, BearerSchemeIsCaseInsensitiveAndTokenTrimmed) {
-  for (const std::string header : {"bearer user-token", "BEARER user-token", "Bearer   user-token  "}) {
+  for (const std::string header :
+       {"bearer user-token", "BEARER user-token", "Bearer   user-token  "}) {
     const json data = expect_data(run_op("test.user", header));
     EXPECT_EQ(data["user_id"], "u1") << header;
     EXPECT_EQ(data["bearer_token"], "user-token") << header;
@@ -674,7 +685,8 @@ TEST_F(DispatcherTest, VerifierAnsweringNoSubjectIsAnInternalError) {
 TEST_F(DispatcherTest, NoTokenVerifierLoaded) {
   Registry registry;
   ASSERT_TRUE(registry.add_op("test", "test.user", OPBASE_ACCESS_USER, &op_inspect, nullptr));
-  ASSERT_TRUE(registry.add_op("test", "test.optional", OPBASE_ACCESS_USER_OPTIONAL, &op_inspect, nullptr));
+  ASSERT_TRUE(
+      registry.add_op("test", "test.optional", OPBASE_ACCESS_USER_OPTIONAL, &op_inspect, nullptr));
   Dispatcher dispatcher(*projects_, registry, kMaxBody);
   Call c;
   c.body = R"({"op":"test.user"})";

@@ -28,8 +28,8 @@ TEST(SuccessEnvelope, DataOnly) {
 }
 
 TEST(SuccessEnvelope, WithMeta) {
-  const json envelope =
-      parse(success_envelope(R"([{"_key":"a"}])", std::string(R"({"total":1,"page":1})"), std::nullopt));
+  const json envelope = parse(
+      success_envelope(R"([{"_key":"a"}])", std::string(R"({"total":1,"page":1})"), std::nullopt));
   EXPECT_EQ(envelope, json::parse(R"({"data":[{"_key":"a"}],"meta":{"total":1,"page":1}})"));
   EXPECT_FALSE(envelope.contains("error"));
 }
@@ -37,7 +37,8 @@ TEST(SuccessEnvelope, WithMeta) {
 TEST(SuccessEnvelope, TopLevelFieldsBesideData) {
   const json envelope = parse(success_envelope(
       R"({"email":"a@b.c"})", std::nullopt, std::string(R"({"email":"a@b.c","roles":["user"]})")));
-  EXPECT_EQ(envelope, json::parse(R"({"data":{"email":"a@b.c"},"email":"a@b.c","roles":["user"]})"));
+  EXPECT_EQ(envelope,
+            json::parse(R"({"data":{"email":"a@b.c"},"email":"a@b.c","roles":["user"]})"));
 }
 
 TEST(SuccessEnvelope, TopLevelCannotReplaceDataMetaOrError) {
@@ -59,8 +60,10 @@ TEST(SuccessEnvelope, TopLevelThatIsNotAnObjectAddsNothing) {
 
 TEST(ErrorEnvelope, WithoutDetails) {
   const Status status = Status::validation("field 'name' must be a string");
-  EXPECT_EQ(parse(error_envelope(status, "req-1")),
-            json::parse(R"({"error":{"code":"VALIDATION_ERROR","message":"field 'name' must be a string"}})"));
+  EXPECT_EQ(
+      parse(error_envelope(status, "req-1")),
+      json::parse(
+          R"({"error":{"code":"VALIDATION_ERROR","message":"field 'name' must be a string"}})"));
 }
 
 TEST(ErrorEnvelope, WithDetails) {
@@ -73,12 +76,14 @@ TEST(ErrorEnvelope, WithDetails) {
 }
 
 TEST(ErrorEnvelope, EmptyOrNonObjectDetailsAreLeftOut) {
-  EXPECT_FALSE(parse(error_envelope(Status(code::kForbidden, "no", json::object()), ""))["error"]
-                   .contains("details"));
-  EXPECT_FALSE(parse(error_envelope(Status(code::kForbidden, "no", json::array({1})), ""))["error"]
-                   .contains("details"));
-  EXPECT_FALSE(parse(error_envelope(Status(code::kForbidden, "no", "text"), ""))["error"]
-                   .contains("details"));
+  EXPECT_FALSE(
+      parse(error_envelope(Status(code::kForbidden, "no", json::object()), ""))["error"].contains(
+          "details"));
+  EXPECT_FALSE(
+      parse(error_envelope(Status(code::kForbidden, "no", json::array({1})), ""))["error"].contains(
+          "details"));
+  EXPECT_FALSE(parse(error_envelope(Status(code::kForbidden, "no", "text"), ""))["error"].contains(
+      "details"));
 }
 
 TEST(ErrorEnvelope, InternalErrorCarriesTheRequestId) {

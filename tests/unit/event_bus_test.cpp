@@ -106,7 +106,8 @@ BusEvent event(std::string type, std::string payload = "{}", std::string project
   return BusEvent{std::move(type), std::move(project), std::move(payload), 1'700'000'000'123};
 }
 
-const SubscriptionStats* stats_of(const std::vector<SubscriptionStats>& all, std::string_view owner) {
+const SubscriptionStats* stats_of(const std::vector<SubscriptionStats>& all,
+                                  std::string_view owner) {
   for (const auto& s : all) {
     if (s.owner == owner) return &s;
   }
@@ -135,10 +136,10 @@ TEST(EventBusPattern, Validity) {
   for (const char* good : {"*", "document.created", "document.*", "a.*", "a.b.*", "x"}) {
     EXPECT_TRUE(EventBus::valid_pattern(good)) << good;
   }
-  for (const std::string& bad : {std::string(""), std::string(".*"), std::string("*.*"),
-                                std::string("document*"), std::string("*.created"),
-                                std::string("a.*.b"), std::string("a.**"), std::string("**"),
-                                std::string(129, 'a')}) {
+  for (const std::string& bad :
+       {std::string(""), std::string(".*"), std::string("*.*"), std::string("document*"),
+        std::string("*.created"), std::string("a.*.b"), std::string("a.**"), std::string("**"),
+        std::string(129, 'a')}) {
     EXPECT_FALSE(EventBus::valid_pattern(bad)) << bad;
   }
   EXPECT_TRUE(EventBus::valid_pattern(std::string(128, 'a')));
@@ -280,7 +281,8 @@ TEST(EventBus, SlowSubscriberNeverBlocksPublishAndDropsWhenFull) {
   EXPECT_EQ(slow.types(), expected_slow);
 
   std::vector<std::string> expected_other;
-  for (size_t i = 0; i <= kCapacity + kExtra; ++i) expected_other.push_back("e." + std::to_string(i));
+  for (size_t i = 0; i <= kCapacity + kExtra; ++i)
+    expected_other.push_back("e." + std::to_string(i));
   EXPECT_EQ(other.types(), expected_other);
 
   const auto stats = bus.stats();
@@ -329,8 +331,7 @@ TEST(EventBus, StopDrainDeliversWhatIsQueued) {
 
   r.open_gate();
   bus.stop(60'000);  // returns after the queue drained and the thread ended
-  EXPECT_EQ(r.types(),
-            (std::vector<std::string>{"e.0", "e.1", "e.2", "e.3", "e.4", "e.5"}));
+  EXPECT_EQ(r.types(), (std::vector<std::string>{"e.0", "e.1", "e.2", "e.3", "e.4", "e.5"}));
   const auto stats = bus.stats();  // still readable after stop
   ASSERT_EQ(stats.size(), 1u);
   EXPECT_EQ(stats[0].delivered, 6u);

@@ -4,11 +4,10 @@
 // configuration errors) is in sdk_exception_test.cpp, with its own plugin.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <opbase/sdk.hpp>
 #include <opbase/testing/fake_host.hpp>
 #include <opbase/version.hpp>
-
-#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -146,8 +145,8 @@ TEST(EchoGreeting, GreetingComesFromConfigAtLoad) {
 }
 
 TEST_F(EchoTest, GreetValidationErrorWithDetails) {
-  for (const json& body : {json::object(), json({{"name", 5}}), json({{"name", nullptr}}),
-                           json({{"Name", "Ada"}})}) {
+  for (const json& body :
+       {json::object(), json({{"name", 5}}), json({{"name", nullptr}}), json({{"Name", "Ada"}})}) {
     const CallResult r = host_.call("echo.greet", body);
     ASSERT_FALSE(r.ok) << body;
     EXPECT_EQ(r.code, "VALIDATION_ERROR");

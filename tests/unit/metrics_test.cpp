@@ -26,7 +26,8 @@ bool has_line(const std::string& text, const std::string& line) {
   return false;
 }
 
-#define EXPECT_LINE(text, line) EXPECT_TRUE(has_line(text, line)) << "missing line: " << (line) << "\nin:\n" << (text)
+#define EXPECT_LINE(text, line) \
+  EXPECT_TRUE(has_line(text, line)) << "missing line: " << (line) << "\nin:\n" << (text)
 
 // The value of the one sample line that starts with `series` + ' '.
 std::string sample(const std::string& text, const std::string& series) {
@@ -94,7 +95,8 @@ TEST(Metrics, BucketLinesComeInBoundOrderBeforeSumAndCount) {
   metrics.record_request("a.b", "OK", 0.01);
   std::vector<std::string> order;
   for (const auto& l : lines_of(metrics.render())) {
-    if (l.rfind("opbase_request_duration_seconds", 0) == 0) order.push_back(l.substr(0, l.find(' ')));
+    if (l.rfind("opbase_request_duration_seconds", 0) == 0)
+      order.push_back(l.substr(0, l.find(' ')));
   }
   ASSERT_EQ(order.size(), Metrics::kLatencyBuckets.size() + 3);
   EXPECT_EQ(order[0], bucket("a.b", "0.0005"));
@@ -108,7 +110,8 @@ TEST(Metrics, SumIsTheSumOfObservedSeconds) {
   // doubles: a sum that truncates to whole microseconds loses 1 µs per request.)
   Metrics metrics;
   for (int i = 0; i < 1000; ++i) metrics.record_request("a.b", "OK", 0.000249);
-  EXPECT_EQ(sample(metrics.render(), "opbase_request_duration_seconds_sum{op=\"a.b\"}"), "0.249000");
+  EXPECT_EQ(sample(metrics.render(), "opbase_request_duration_seconds_sum{op=\"a.b\"}"),
+            "0.249000");
 }
 
 TEST(Metrics, SeparateHistogramPerOp) {
@@ -147,8 +150,9 @@ TEST(Metrics, ExtraSourceIsAppendedAtScrapeTime) {
   });
   const std::string first = metrics.render();
   EXPECT_EQ(scrapes, 1);
-  const std::string tail = "opbase_requests_in_flight 0\n# TYPE opbase_events_dropped_total counter\n"
-                           "opbase_events_dropped_total 1\n";
+  const std::string tail =
+      "opbase_requests_in_flight 0\n# TYPE opbase_events_dropped_total counter\n"
+      "opbase_events_dropped_total 1\n";
   ASSERT_GE(first.size(), tail.size());
   EXPECT_EQ(first.substr(first.size() - tail.size()), tail);
   EXPECT_LINE(metrics.render(), "opbase_events_dropped_total 2");

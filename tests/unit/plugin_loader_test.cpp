@@ -6,8 +6,9 @@
 // The test plugins append "init <name>" / "shutdown <name>" to the file the config key
 // tests.lifecycle_log names (tests/plugins/broken/test_plugin.h); that file shows which of init
 // and shutdown ran, and in which order.
+#include "plugins/plugin_loader.hpp"
+
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <atomic>
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <string_view>
@@ -25,7 +27,6 @@
 #include "config/config.hpp"
 #include "events/event_bus.hpp"
 #include "plugins/host_context.hpp"
-#include "plugins/plugin_loader.hpp"
 #include "plugins/registry.hpp"
 #include "plugins/response.hpp"
 
@@ -183,8 +184,10 @@ TEST_F(PluginLoaderTest, MissingFileIsRefusedNamingTheFoldersSearched) {
   ASSERT_EQ(loader_->refused().size(), 1u);
   const RefusedPlugin& r = loader_->refused()[0];
   EXPECT_EQ(r.name, "ghost");
-  EXPECT_TRUE(Contains(r.reason, "plugin 'ghost' refused: no file ghost.so in plugins.dir "
-                                 "(/nonexistent-opbase-dir:" + kDir + ")"));
+  EXPECT_TRUE(Contains(r.reason,
+                       "plugin 'ghost' refused: no file ghost.so in plugins.dir "
+                       "(/nonexistent-opbase-dir:" +
+                           kDir + ")"));
   EXPECT_TRUE(Contains(r.reason, "symbol=opbase_plugin_entry"));
   EXPECT_TRUE(Contains(r.reason, "host_abi=" + kHostAbi));
   EXPECT_TRUE(loader_->loaded().empty());
@@ -279,7 +282,8 @@ TEST_F(PluginLoaderTest, APluginNamedAfterAnAliasAreaIsRefusedBeforeInit) {
   // db.* belongs to the collection plugin: a plugin called "db" could otherwise take db.find
   // and lock collection out when it loads first. It is refused by name, before its init runs,
   // whichever order they load in.
-  expect_refused("db", "'db' is the alias area of the collection plugin; no plugin may take that name");
+  expect_refused("db",
+                 "'db' is the alias area of the collection plugin; no plugin may take that name");
   EXPECT_EQ(registry_.find_op("db.stats"), nullptr);
   EXPECT_TRUE(lifecycle().empty()) << "db's init ran";
 
@@ -320,9 +324,8 @@ TEST_F(PluginLoaderTest, SecondPluginOfTheSameNameIsRefused) {
 
 TEST_F(PluginLoaderTest, RegistrationAfterInitIsRefused) {
   ASSERT_TRUE(loader_->load("late", file_of("late")).is_ok());
-  const json refused_all = {{"op", OPBASE_RC_REFUSED},
-                            {"service", OPBASE_RC_REFUSED},
-                            {"subscribe", OPBASE_RC_REFUSED}};
+  const json refused_all = {
+      {"op", OPBASE_RC_REFUSED}, {"service", OPBASE_RC_REFUSED}, {"subscribe", OPBASE_RC_REFUSED}};
   Answer now = call_op(registry_, "late.register_now");
   EXPECT_EQ(now.rc, OPBASE_RC_OK);
   EXPECT_EQ(now.data, refused_all) << "from the request thread";
@@ -391,8 +394,8 @@ TEST_F(PluginLoaderTest, EachRefusalIsItsOwnLineNamingPluginFileSymbolAndAbi) {
   }
   // Only the descriptor's readers can name the plugin's ABI, and those must.
   for (const RefusedPlugin& r : refused) {
-    const bool descriptor_read = r.name != "ghost" && r.name != "notso" && r.name != "noentry" &&
-                                 r.name != "nulldesc";
+    const bool descriptor_read =
+        r.name != "ghost" && r.name != "notso" && r.name != "noentry" && r.name != "nulldesc";
     EXPECT_EQ(r.reason.find("plugin_abi=") != std::string::npos, descriptor_read) << r.reason;
   }
 }
@@ -471,10 +474,10 @@ TEST_F(PluginLoaderTest, ShutdownRunsInReverseLoadOrderAndEmptiesTheHost) {
   loader_->shutdown_all();
   // rogue's shutdown ran at its refusal; initfail never gets one; the loaded three stop in
   // reverse load order, each receiving the state its init set (good.c checks).
-  EXPECT_EQ(lifecycle(), (std::vector<std::string>{"init good", "init rogue", "shutdown rogue",
-                                                   "init collection", "init initfail",
-                                                   "init good2", "shutdown good2",
-                                                   "shutdown collection", "shutdown good"}));
+  EXPECT_EQ(lifecycle(),
+            (std::vector<std::string>{"init good", "init rogue", "shutdown rogue",
+                                      "init collection", "init initfail", "init good2",
+                                      "shutdown good2", "shutdown collection", "shutdown good"}));
   EXPECT_TRUE(loader_->loaded().empty());
   EXPECT_EQ(registry_.op_count(), 0u);
   EXPECT_EQ(registry_.find_service("good.svc"), nullptr);

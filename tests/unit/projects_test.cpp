@@ -21,7 +21,8 @@ const std::string kBlogApiKey = "blog-api-key-9876543210";
 class TempDir {
  public:
   TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "opbase-projects-XXXXXX").string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "opbase-projects-XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
     path_ = pattern;
   }
@@ -95,16 +96,18 @@ TEST(ProjectsLoad, OtherSettingsUnderAProjectAreNotAProject) {
 }
 
 TEST(ProjectsLoad, ProjectIdRules) {
-  for (const std::string& good : std::vector<std::string>{"a", "shop-2", "my_shop", "0", std::string(64, 'x')}) {
+  for (const std::string& good :
+       std::vector<std::string>{"a", "shop-2", "my_shop", "0", std::string(64, 'x')}) {
     auto projects = load({{"projects." + good + ".endpoint_key", "ep"},
                           {"projects." + good + ".api_key", kShopApiKey}});
     EXPECT_TRUE(projects) << good << ": " << projects.status().to_string();
   }
-  for (const std::string& bad : std::vector<std::string>{"Shop", "sh op", "shöp", "a+b", std::string(65, 'x')}) {
+  for (const std::string& bad :
+       std::vector<std::string>{"Shop", "sh op", "shöp", "a+b", std::string(65, 'x')}) {
     const std::string error = load_error({{"projects." + bad + ".endpoint_key", "ep"},
                                           {"projects." + bad + ".api_key", kShopApiKey}});
-    EXPECT_EQ(error, "project id '" + bad +
-                         "' must be 1-64 of lowercase letters, digits, '_' and '-'");
+    EXPECT_EQ(error,
+              "project id '" + bad + "' must be 1-64 of lowercase letters, digits, '_' and '-'");
   }
 }
 
@@ -114,9 +117,11 @@ TEST(ProjectsLoad, EndpointKeyRules) {
         load({{"projects.shop.endpoint_key", good}, {"projects.shop.api_key", kShopApiKey}});
     EXPECT_TRUE(projects) << good << ": " << projects.status().to_string();
   }
-  for (const std::string& bad : std::vector<std::string>{"", "with space", "slash/es", "dot.ted", "ü", std::string(129, 'k')}) {
-    EXPECT_EQ(load_error({{"projects.shop.endpoint_key", bad}, {"projects.shop.api_key", kShopApiKey}}),
-              "projects.shop.endpoint_key must be 1-128 of letters, digits, '_' and '-'")
+  for (const std::string& bad : std::vector<std::string>{"", "with space", "slash/es", "dot.ted",
+                                                         "ü", std::string(129, 'k')}) {
+    EXPECT_EQ(
+        load_error({{"projects.shop.endpoint_key", bad}, {"projects.shop.api_key", kShopApiKey}}),
+        "projects.shop.endpoint_key must be 1-128 of letters, digits, '_' and '-'")
         << "'" << bad << "'";
   }
 }
@@ -127,8 +132,8 @@ TEST(ProjectsLoad, ApiKeyMinimumLength) {
             "projects.shop.api_key must be at least 16 characters");
   EXPECT_EQ(load_error({{"projects.shop.endpoint_key", "shop"}, {"projects.shop.api_key", ""}}),
             "projects.shop.api_key must be at least 16 characters");
-  auto projects = load({{"projects.shop.endpoint_key", "shop"},
-                        {"projects.shop.api_key", std::string(16, 'k')}});
+  auto projects = load(
+      {{"projects.shop.endpoint_key", "shop"}, {"projects.shop.api_key", std::string(16, 'k')}});
   EXPECT_TRUE(projects) << projects.status().to_string();
 }
 
@@ -279,11 +284,11 @@ TEST(DefaultProjectKeys, NothingWhenKeysAreConfigured) {
 TEST(DefaultProjectKeys, HalfConfiguredDefaultIsAnErrorNotReplaced) {
   // One key configured means the operator meant to configure the project: nothing is generated
   // over it, and the missing key is named.
-  for (const std::string& configured : {std::string("projects.default.endpoint_key"),
-                                        std::string("projects.default.api_key")}) {
+  for (const std::string& configured :
+       {std::string("projects.default.endpoint_key"), std::string("projects.default.api_key")}) {
     TempDir dir;
-    Config config =
-        Config::defaults_with({{"storage.path", dir.path()}, {configured, "my-configured-value-1"}});
+    Config config = Config::defaults_with(
+        {{"storage.path", dir.path()}, {configured, "my-configured-value-1"}});
     auto result = ensure_default_project_keys(config);
     ASSERT_FALSE(result) << configured;
     EXPECT_EQ(result.status().code(), code::kValidationError);

@@ -2,13 +2,13 @@
 // letters, digits and '_', bounded lengths), the area rule (own area plus the alias area the
 // host grants), the automatic aliases the API defines (db.* for collection.*, baseai.* for ai.*),
 // duplicates refused naming the owner, and remove_plugin (the loader's rollback).
+#include "plugins/registry.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "plugins/registry.hpp"
 
 namespace opbase::host {
 namespace {
@@ -53,10 +53,24 @@ TEST(RegistryNames, AcceptsAreaDotVerbInLowercaseLettersDigitsAndUnderscore) {
 TEST(RegistryNames, RefusesMalformedNamesAndKeepsNothing) {
   Registry r;
   const std::vector<std::string> bad = {
-      "",            "echo",          "echo.",         ".ping",       "echo..ping",
-      "echo.ping.x", "Echo.ping",     "echo.Ping",     "ECHO.PING",   "echo.pi-ng",
-      "echo.pi ng",  " echo.ping",    "echo.ping ",    "echo.p\xc3\xafng" /* ï */,
-      "echo/ping",   "echo:ping",     "echo.ping\n",   std::string("echo.pi\0ng", 10),
+      "",
+      "echo",
+      "echo.",
+      ".ping",
+      "echo..ping",
+      "echo.ping.x",
+      "Echo.ping",
+      "echo.Ping",
+      "ECHO.PING",
+      "echo.pi-ng",
+      "echo.pi ng",
+      " echo.ping",
+      "echo.ping ",
+      "echo.p\xc3\xafng" /* ï */,
+      "echo/ping",
+      "echo:ping",
+      "echo.ping\n",
+      std::string("echo.pi\0ng", 10),
   };
   for (const std::string& name : bad) {
     Status s = add(r, "echo", name);
@@ -181,9 +195,9 @@ TEST(RegistryAliases, EveryCollectionOpIsAlsoADbOp) {
   }
   // Both names count as op names; ops_of lists the canonical ones only.
   EXPECT_EQ(r.op_count(), 8u);
-  EXPECT_EQ(r.ops_of("collection"), (std::vector<std::string>{"collection.count", "collection.find",
-                                                              "collection.insert",
-                                                              "collection.update"}));
+  EXPECT_EQ(r.ops_of("collection"),
+            (std::vector<std::string>{"collection.count", "collection.find", "collection.insert",
+                                      "collection.update"}));
 }
 
 TEST(RegistryAliases, AiOpsAreAlsoBaseaiOpsSomeUnderAnotherVerb) {
@@ -206,8 +220,8 @@ TEST(RegistryAliases, AiOpsAreAlsoBaseaiOpsSomeUnderAnotherVerb) {
     EXPECT_EQ(entry->plugin, "ai");
   }
   // A renamed verb is reachable only under its new name.
-  for (const char* not_an_alias : {"baseai.generate", "baseai.classify", "baseai.sentiment",
-                                   "baseai.extract"}) {
+  for (const char* not_an_alias :
+       {"baseai.generate", "baseai.classify", "baseai.sentiment", "baseai.extract"}) {
     EXPECT_EQ(r.find_op(not_an_alias), nullptr) << not_an_alias;
   }
   EXPECT_EQ(r.op_count(), 14u);

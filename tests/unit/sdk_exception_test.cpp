@@ -4,11 +4,10 @@
 // needs, registration refusals and shutdown.
 #include <gtest/gtest.h>
 
-#include <opbase/sdk.hpp>
-#include <opbase/testing/fake_host.hpp>
-
 #include <atomic>
 #include <mutex>
+#include <opbase/sdk.hpp>
+#include <opbase/testing/fake_host.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -170,7 +169,8 @@ TEST_F(KitTest, ThrowingANonExceptionIsAnInternalError) {
   const CallResult r = host_.call("kit.throw_other");
   ASSERT_FALSE(r.ok);
   EXPECT_EQ(r.code, "INTERNAL_ERROR");
-  EXPECT_TRUE(has_log_line(host_, "ERROR kit.throw_other threw: unknown exception (request test-request)"))
+  EXPECT_TRUE(
+      has_log_line(host_, "ERROR kit.throw_other threw: unknown exception (request test-request)"))
       << all_log_lines(host_);
 }
 
@@ -180,7 +180,8 @@ TEST_F(KitTest, JsonExceptionInAHandlerIsAnInternalError) {
   EXPECT_EQ(r.code, "INTERNAL_ERROR");
   EXPECT_EQ(r.http_status, 500);
   ASSERT_EQ(host_.log_lines().size(), 1u);
-  EXPECT_EQ(host_.log_lines()[0].rfind("ERROR kit.throw_json threw: ", 0), 0u) << all_log_lines(host_);
+  EXPECT_EQ(host_.log_lines()[0].rfind("ERROR kit.throw_json threw: ", 0), 0u)
+      << all_log_lines(host_);
 }
 
 TEST_F(KitTest, ThrowingServiceIsAnInternalError) {
@@ -256,7 +257,8 @@ TEST_F(KitTest, RequestFieldsReachTheHandler) {
   EXPECT_EQ(r.data["request_id"], "test-request");
   EXPECT_EQ(r.data["client"], "192.0.2.9");
   EXPECT_EQ(r.data["op"], "kit.whoami");
-  EXPECT_EQ(json::parse(r.data["raw_body"].get<std::string>()), json({{"op", "kit.whoami"}, {"x", 1}}));
+  EXPECT_EQ(json::parse(r.data["raw_body"].get<std::string>()),
+            json({{"op", "kit.whoami"}, {"x", 1}}));
 
   const CallResult anonymous = host_.call("kit.whoami");
   ASSERT_TRUE(anonymous.ok) << anonymous.message;  // optional access: anonymous reaches the handler
@@ -314,7 +316,8 @@ TEST_F(KitTest, CallServiceErrorPassesThrough) {
 }
 
 TEST_F(KitTest, CallServiceAnsweringNullIsNull) {
-  host_.provide_service("ai.embed", [](std::string_view, const json&) -> Result<json> { return json(); });
+  host_.provide_service("ai.embed",
+                        [](std::string_view, const json&) -> Result<json> { return json(); });
   const CallResult r = host_.call("kit.call", {{"service", "ai.embed"}});
   ASSERT_TRUE(r.ok) << r.message;
   EXPECT_TRUE(r.data.is_null());
@@ -349,8 +352,9 @@ TEST_F(KitTest, PublishIsRecorded) {
   host_.set_now_ms(1'700'000'123'456);
   Caller caller;
   caller.project_id = "shop";
-  const CallResult r = host_.call(
-      "kit.publish", {{"type", "order.created"}, {"payload", {{"_key", "o1"}, {"total", 3}}}}, caller);
+  const CallResult r =
+      host_.call("kit.publish",
+                 {{"type", "order.created"}, {"payload", {{"_key", "o1"}, {"total", 3}}}}, caller);
   ASSERT_TRUE(r.ok) << r.message;
   EXPECT_EQ(r.data, json({{"published", true}}));
   const auto published = host_.published();
@@ -419,8 +423,9 @@ TEST(KitInit, ConfigIntErrorInInitRefusesThePlugin) {
   host.set_config("kit.limit", "ten");
   const Status loaded = host.load(opbase_plugin_entry());
   ASSERT_FALSE(loaded.is_ok());
-  EXPECT_TRUE(has_log_line(host, "ERROR init failed: INTERNAL_ERROR: configuration key kit.limit "
-                                 "must be an integer, not 'ten'"))
+  EXPECT_TRUE(has_log_line(host,
+                           "ERROR init failed: INTERNAL_ERROR: configuration key kit.limit "
+                           "must be an integer, not 'ten'"))
       << all_log_lines(host);
   EXPECT_FALSE(host.call("kit.limit").ok);
 }
@@ -441,9 +446,11 @@ TEST(KitInit, OpOutsideTheAreaRefusesThePlugin) {
     host.set_config("kit.register", "echo.ping");
     const Status loaded = host.load(opbase_plugin_entry());
     ASSERT_FALSE(loaded.is_ok());
-    EXPECT_NE(loaded.message().find("op 'echo.ping' is outside the plugin's area"), std::string::npos)
+    EXPECT_NE(loaded.message().find("op 'echo.ping' is outside the plugin's area"),
+              std::string::npos)
         << loaded.message();
-    EXPECT_TRUE(has_log_line(host, "ERROR init failed: INTERNAL_ERROR: op echo.ping was refused by the host"))
+    EXPECT_TRUE(has_log_line(
+        host, "ERROR init failed: INTERNAL_ERROR: op echo.ping was refused by the host"))
         << all_log_lines(host);
   }
   EXPECT_EQ(g_shutdowns, shutdowns);
@@ -464,8 +471,9 @@ TEST(KitInit, MalformedSubscriptionRefusesThePlugin) {
     host.set_config("kit.subscribe", pattern);
     const Status loaded = host.load(opbase_plugin_entry());
     EXPECT_FALSE(loaded.is_ok()) << "'" << pattern << "'";
-    EXPECT_TRUE(has_log_line(host, std::string("ERROR init failed: INTERNAL_ERROR: subscription to ") +
-                                       pattern + " was refused by the host"))
+    EXPECT_TRUE(
+        has_log_line(host, std::string("ERROR init failed: INTERNAL_ERROR: subscription to ") +
+                               pattern + " was refused by the host"))
         << all_log_lines(host);
   }
 }

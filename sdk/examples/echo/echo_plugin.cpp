@@ -17,8 +17,9 @@ class EchoPlugin final : public opbase::Plugin {
  public:
   Status init(opbase::Registrar& r) override {
     greeting_ = host().config_or("echo.greeting", "Hello");
-    r.op("echo.ping", Access::kApiKey,
-         [](const Request&) -> Result<Reply> { return Reply({{"pong", true}}); });
+    r.op("echo.ping", Access::kApiKey, [](const Request&) -> Result<Reply> {
+      return Reply({{"pong", true}});
+    });
     r.op("echo.echo", Access::kApiKey, [](const Request& req) -> Result<Reply> {
       nlohmann::json copy = req.body;
       copy.erase("op");

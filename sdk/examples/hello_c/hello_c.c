@@ -35,15 +35,22 @@ static opbase_rc fail(void* state, const opbase_request* req, opbase_response* r
 static opbase_rc init(const opbase_host_api* host, opbase_plugin* plugin, void** state) {
   *state = NULL;
   g_host = host;
-  if (host->register_op(plugin, lit("hello_c.hello"), OPBASE_ACCESS_API_KEY, hello, NULL) != OPBASE_RC_OK)
+  if (host->register_op(plugin, lit("hello_c.hello"), OPBASE_ACCESS_API_KEY, hello, NULL) !=
+      OPBASE_RC_OK)
     return OPBASE_RC_ERROR;
-  if (host->register_op(plugin, lit("hello_c.fail"), OPBASE_ACCESS_API_KEY, fail, NULL) != OPBASE_RC_OK)
+  if (host->register_op(plugin, lit("hello_c.fail"), OPBASE_ACCESS_API_KEY, fail, NULL) !=
+      OPBASE_RC_OK)
     return OPBASE_RC_ERROR;
   host->log(plugin, OPBASE_LOG_INFO, lit("hello from C"));
   return OPBASE_RC_OK;
 }
 
-static const opbase_plugin_descriptor descriptor = {
-    sizeof(opbase_plugin_descriptor), OPBASE_ABI_MAJOR, OPBASE_ABI_MINOR, "hello_c", "1.0.0", init, NULL};
+static const opbase_plugin_descriptor descriptor = {sizeof(opbase_plugin_descriptor),
+                                                    OPBASE_ABI_MAJOR,
+                                                    OPBASE_ABI_MINOR,
+                                                    "hello_c",
+                                                    "1.0.0",
+                                                    init,
+                                                    NULL};
 
 OPBASE_EXPORT const opbase_plugin_descriptor* opbase_plugin_entry(void) { return &descriptor; }

@@ -65,10 +65,11 @@ typedef enum opbase_rc {
 /* What a caller must present before the host dispatches an op to its handler. Every op needs the
  * project's API key; the levels add a signed-in user on top. */
 typedef enum opbase_access {
-  OPBASE_ACCESS_API_KEY = 0,       /* API key only (sign-in, sign-up, settings, ...) */
-  OPBASE_ACCESS_USER = 1,          /* a valid bearer token of a signed-in user */
-  OPBASE_ACCESS_ADMIN = 2,         /* a signed-in user with role "admin" */
-  OPBASE_ACCESS_USER_OPTIONAL = 3  /* token checked when present; anonymous calls reach the handler */
+  OPBASE_ACCESS_API_KEY = 0, /* API key only (sign-in, sign-up, settings, ...) */
+  OPBASE_ACCESS_USER = 1,    /* a valid bearer token of a signed-in user */
+  OPBASE_ACCESS_ADMIN = 2,   /* a signed-in user with role "admin" */
+  OPBASE_ACCESS_USER_OPTIONAL =
+      3 /* token checked when present; anonymous calls reach the handler */
 } opbase_access;
 
 /* Which part of the success envelope `respond` writes. */
@@ -92,13 +93,13 @@ typedef struct opbase_response opbase_response; /* valid only during the call it
 /* One call of an op. OWNERSHIP: borrowed, every field valid only during the handler call. */
 typedef struct opbase_request {
   size_t struct_size;
-  opbase_str op;             /* the op name as registered (aliases already resolved) */
-  opbase_str called_as;      /* the op name the client sent (may be an alias) */
-  opbase_str body;           /* the whole request body: a JSON object, UTF-8 */
-  opbase_str project_id;     /* the project the endpoint key selected */
-  opbase_str user_id;        /* the signed-in user's key; empty when anonymous */
-  opbase_str user_claims;    /* the verified token's claims as a JSON object; empty when anonymous */
-  opbase_str request_id;     /* also in the X-Request-Id response header and the host log */
+  opbase_str op;          /* the op name as registered (aliases already resolved) */
+  opbase_str called_as;   /* the op name the client sent (may be an alias) */
+  opbase_str body;        /* the whole request body: a JSON object, UTF-8 */
+  opbase_str project_id;  /* the project the endpoint key selected */
+  opbase_str user_id;     /* the signed-in user's key; empty when anonymous */
+  opbase_str user_claims; /* the verified token's claims as a JSON object; empty when anonymous */
+  opbase_str request_id;  /* also in the X-Request-Id response header and the host log */
   opbase_str client_address; /* the peer address, for rate limits */
   opbase_str bearer_token;   /* the raw bearer token when one was presented; empty otherwise */
 } opbase_request;
@@ -106,10 +107,10 @@ typedef struct opbase_request {
 /* An event on the host's event bus. OWNERSHIP: borrowed, valid only during the handler call. */
 typedef struct opbase_event {
   size_t struct_size;
-  opbase_str type;       /* "document.created", "user.signedup", ... */
+  opbase_str type; /* "document.created", "user.signedup", ... */
   opbase_str project_id;
-  opbase_str payload;    /* a JSON object */
-  int64_t time_ms;       /* Unix time of the event, milliseconds */
+  opbase_str payload; /* a JSON object */
+  int64_t time_ms;    /* Unix time of the event, milliseconds */
 } opbase_event;
 
 /* Handles one op. Writes its answer with host->respond / host->respond_error on `response` and
@@ -180,8 +181,7 @@ typedef struct opbase_host_api {
   /* Calls service `name` for `project_id` with `input` (a JSON value). `on_result` is called
    * exactly once, before this returns, with `caller_ctx`. Returns the same rc it passed. */
   opbase_rc (*call_service)(opbase_plugin* plugin, opbase_str name, opbase_str project_id,
-                            opbase_str input, opbase_service_result_fn on_result,
-                            void* caller_ctx);
+                            opbase_str input, opbase_service_result_fn on_result, void* caller_ctx);
 
   /* Publishes an event; never blocks on subscribers. `payload` must be a JSON object. */
   opbase_rc (*publish)(opbase_plugin* plugin, opbase_str type, opbase_str project_id,
@@ -203,8 +203,8 @@ typedef struct opbase_host_api {
  * valid for as long as the shared object is loaded. */
 typedef struct opbase_plugin_descriptor {
   size_t struct_size;
-  uint16_t abi_major; /* OPBASE_ABI_MAJOR the plugin was built with */
-  uint16_t abi_minor; /* OPBASE_ABI_MINOR the plugin was built with */
+  uint16_t abi_major;  /* OPBASE_ABI_MAJOR the plugin was built with */
+  uint16_t abi_minor;  /* OPBASE_ABI_MINOR the plugin was built with */
   const char* name;    /* area name, NUL-terminated: lowercase letters, digits, '_' */
   const char* version; /* the plugin's own version, NUL-terminated, e.g. "1.2.0" */
 

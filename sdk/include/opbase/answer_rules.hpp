@@ -5,7 +5,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <string_view>
 
 namespace opbase::answers {
@@ -18,7 +17,9 @@ constexpr bool valid_error_code(std::string_view code) {
   return true;
 }
 
-constexpr bool valid_http_status(int status) { return status == 0 || (status >= 400 && status <= 599); }
+constexpr bool valid_http_status(int status) {
+  return status == 0 || (status >= 400 && status <= 599);
+}
 
 // One pass of the SAX parser: validates without building a tree.
 inline bool is_json_object(std::string_view text) {

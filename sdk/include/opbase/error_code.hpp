@@ -38,13 +38,13 @@ constexpr int http_status_of(std::string_view code) {
     int status;
   };
   constexpr Row rows[] = {
-      {kValidationError, 400},     {kInvalidOptions, 400},       {kContentEmpty, 400},
-      {kAuthenticationFailed, 401}, {kInvalidCredentials, 401},  {kTokenExpired, 401},
-      {kTokenInvalid, 401},        {kOtpInvalid, 401},           {kOtpExpired, 401},
-      {kEmailNotVerified, 403},    {kForbidden, 403},            {kCollectionNotFound, 404},
-      {kUnknownOperation, 404},    {kEmailAlreadyExists, 409},   {kContentTooLong, 413},
-      {kPayloadTooLarge, 413},     {kWeakPassword, 422},         {kInvalidLanguage, 422},
-      {kRateLimitExceeded, 429},   {kQuotaExceeded, 429},        {kProcessingFailed, 502},
+      {kValidationError, 400},      {kInvalidOptions, 400},     {kContentEmpty, 400},
+      {kAuthenticationFailed, 401}, {kInvalidCredentials, 401}, {kTokenExpired, 401},
+      {kTokenInvalid, 401},         {kOtpInvalid, 401},         {kOtpExpired, 401},
+      {kEmailNotVerified, 403},     {kForbidden, 403},          {kCollectionNotFound, 404},
+      {kUnknownOperation, 404},     {kEmailAlreadyExists, 409}, {kContentTooLong, 413},
+      {kPayloadTooLarge, 413},      {kWeakPassword, 422},       {kInvalidLanguage, 422},
+      {kRateLimitExceeded, 429},    {kQuotaExceeded, 429},      {kProcessingFailed, 502},
       {kInternalError, 500},
   };
   for (const Row& row : rows) {

@@ -18,7 +18,8 @@ constexpr bool valid_pattern(std::string_view pattern) {
 constexpr bool matches(std::string_view pattern, std::string_view type) {
   if (pattern == "*") return true;
   if (pattern.size() >= 2 && pattern.substr(pattern.size() - 2) == ".*") {
-    return type.substr(0, pattern.size() - 1) == pattern.substr(0, pattern.size() - 1);  // keeps '.'
+    return type.substr(0, pattern.size() - 1) ==
+           pattern.substr(0, pattern.size() - 1);  // keeps '.'
   }
   return pattern == type;
 }

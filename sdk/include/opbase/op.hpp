@@ -2,9 +2,8 @@
 // A Request borrows the host's buffers for the duration of one handler call; copy what you keep.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
 
@@ -21,13 +20,13 @@ enum class Access {
 };
 
 struct Request {
-  std::string_view op;          // registered name
-  std::string_view called_as;   // what the client sent (an alias, maybe)
-  std::string_view raw_body;    // the body bytes as received
-  const nlohmann::json& body;   // the same body, parsed: always an object; it has a string "op"
-                                // except in the statement form ({query, variables})
+  std::string_view op;         // registered name
+  std::string_view called_as;  // what the client sent (an alias, maybe)
+  std::string_view raw_body;   // the body bytes as received
+  const nlohmann::json& body;  // the same body, parsed: always an object; it has a string "op"
+                               // except in the statement form ({query, variables})
   std::string_view project_id;
-  std::string_view user_id;     // empty when anonymous
+  std::string_view user_id;           // empty when anonymous
   const nlohmann::json& user_claims;  // object, or null when anonymous
   std::string_view request_id;
   std::string_view client_address;

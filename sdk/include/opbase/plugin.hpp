@@ -6,7 +6,8 @@
 //   class Echo : public opbase::Plugin {
 //     opbase::Status init(opbase::Registrar& r) override {
 //       r.op("echo.ping", opbase::Access::kApiKey,
-//            [](const opbase::Request&) -> opbase::Result<opbase::Reply> { return {{"pong", true}}; });
+//            [](const opbase::Request&) -> opbase::Result<opbase::Reply> { return {{"pong", true}};
+//            });
 //       return r.status();
 //     }
 //   };
@@ -75,10 +76,10 @@ const opbase_plugin_descriptor* make_descriptor(opbase_plugin_descriptor* storag
 }  // namespace opbase
 
 // Declares the plugin's entry symbol. Use once per shared object, at namespace scope.
-#define OPBASE_PLUGIN(PluginClass, NAME, VERSION)                                              \
-  extern "C" OPBASE_EXPORT const opbase_plugin_descriptor* opbase_plugin_entry(void) {         \
-    static opbase_plugin_descriptor descriptor;                                                \
-    return ::opbase::sdk_detail::make_descriptor(                                              \
-        &descriptor, NAME, VERSION,                                                            \
+#define OPBASE_PLUGIN(PluginClass, NAME, VERSION)                                               \
+  extern "C" OPBASE_EXPORT const opbase_plugin_descriptor* opbase_plugin_entry(void) {          \
+    static opbase_plugin_descriptor descriptor;                                                 \
+    return ::opbase::sdk_detail::make_descriptor(                                               \
+        &descriptor, NAME, VERSION,                                                             \
         []() -> std::unique_ptr<::opbase::Plugin> { return std::make_unique<PluginClass>(); }); \
   }

@@ -59,9 +59,9 @@ static opbase_rc svc(void* state, opbase_str project_id, opbase_str input,
   char* json = malloc(size);
   if (json == NULL) return OPBASE_RC_ERROR;
   /* Test project ids need no JSON escaping. */
-  const int n = snprintf(json, size,
-                         "{\"plugin\":\"" TEST_PLUGIN_NAME "\",\"project\":\"%.*s\",\"input\":%.*s}",
-                         (int)project_id.len, project_id.ptr, (int)input.len, input.ptr);
+  const int n = snprintf(
+      json, size, "{\"plugin\":\"" TEST_PLUGIN_NAME "\",\"project\":\"%.*s\",\"input\":%.*s}",
+      (int)project_id.len, project_id.ptr, (int)input.len, input.ptr);
   opbase_rc rc = OPBASE_RC_ERROR;
   if (n > 0 && (size_t)n < size) {
     opbase_str data = {json, (size_t)n};
@@ -72,8 +72,8 @@ static opbase_rc svc(void* state, opbase_str project_id, opbase_str input,
 }
 
 static void on_event(void* state, const opbase_event* event) {
-  const int matches = state == &g_event_state && event->type.len >= 5 &&
-                      memcmp(event->type.ptr, "test.", 5) == 0;
+  const int matches =
+      state == &g_event_state && event->type.len >= 5 && memcmp(event->type.ptr, "test.", 5) == 0;
   atomic_fetch_add(matches ? &g_events : &g_strays, 1);
 }
 
@@ -97,8 +97,12 @@ static void plugin_shutdown(void* state) {
   lifecycle_note(state == &g_plugin_state ? "shutdown" : "shutdown-with-wrong-state");
 }
 
-static const opbase_plugin_descriptor descriptor = {
-    sizeof(opbase_plugin_descriptor), OPBASE_ABI_MAJOR, OPBASE_ABI_MINOR, TEST_PLUGIN_NAME,
-    "1.2.3", init, plugin_shutdown};
+static const opbase_plugin_descriptor descriptor = {sizeof(opbase_plugin_descriptor),
+                                                    OPBASE_ABI_MAJOR,
+                                                    OPBASE_ABI_MINOR,
+                                                    TEST_PLUGIN_NAME,
+                                                    "1.2.3",
+                                                    init,
+                                                    plugin_shutdown};
 
 OPBASE_EXPORT const opbase_plugin_descriptor* opbase_plugin_entry(void) { return &descriptor; }

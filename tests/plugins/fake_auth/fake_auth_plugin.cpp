@@ -6,7 +6,6 @@
 //   anything else → TOKEN_INVALID
 // No ops. Thread-safety: no state; the service may run concurrently.
 #include <opbase/sdk.hpp>
-
 #include <string>
 #include <string_view>
 

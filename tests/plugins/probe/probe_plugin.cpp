@@ -8,9 +8,8 @@
 //   probe.rate_limited  API key; answers RATE_LIMIT_EXCEEDED with details.retry_after 7
 //   probe.publish       API key; publishes event body.type with payload body.payload
 // Thread-safety: no state; every handler may run concurrently.
-#include <opbase/sdk.hpp>
-
 #include <chrono>
+#include <opbase/sdk.hpp>
 #include <stdexcept>
 #include <thread>
 

@@ -12,11 +12,10 @@
 // Thread-safety: call() and call_service() may run concurrently once load() returned.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,12 +34,12 @@ struct CallResult {
   nlohmann::json top_level;  // object, or null when none was set
   std::string code;          // error code when !ok
   std::string message;
-  nlohmann::json details;    // object, or null
+  nlohmann::json details;  // object, or null
 };
 
 struct Caller {
   std::string project_id = "test";
-  std::string user_id;            // empty: anonymous
+  std::string user_id;              // empty: anonymous
   nlohmann::json claims = nullptr;  // e.g. {"sub": ..., "roles": ["admin"]}
   std::string bearer_token;
   std::string client_address = "127.0.0.1";
