@@ -127,7 +127,8 @@ std::string Daemon::metrics_extra() const {
   out += "# HELP opbase_plugin_info A loaded plugin and its version.\n";
   out += "# TYPE opbase_plugin_info gauge\n";
   for (const auto& p : loader_->loaded()) {
-    out += "opbase_plugin_info{plugin=\"" + p.name + "\",version=\"" + p.version + "\"} 1\n";
+    out += "opbase_plugin_info{plugin=\"" + p.name + "\",version=\"" + prometheus_label(p.version) +
+           "\"} 1\n";
   }
   out += "# HELP opbase_plugins_refused Enabled plugins that could not be loaded.\n";
   out += "# TYPE opbase_plugins_refused gauge\n";

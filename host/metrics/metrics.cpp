@@ -8,6 +8,22 @@
 
 namespace opbase::host {
 
+std::string prometheus_label(std::string_view value) {
+  std::string out;
+  out.reserve(value.size());
+  for (char c : value) {
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
+  }
+  return out;
+}
+
 Metrics::Series& Metrics::series_for(std::string_view op, std::string_view code) {
   std::string key;
   key.reserve(op.size() + code.size() + 1);

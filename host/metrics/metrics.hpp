@@ -15,6 +15,10 @@
 
 namespace opbase::host {
 
+// A label value escaped for the Prometheus text format (backslash, quote, newline), for values
+// that come from outside the host, such as a plugin's version string.
+std::string prometheus_label(std::string_view value);
+
 class Metrics {
  public:
   static constexpr std::array<double, 14> kLatencyBuckets = {

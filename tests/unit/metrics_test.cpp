@@ -206,3 +206,17 @@ TEST(Metrics, ConcurrentRecordingCountsEverything) {
 
 }  // namespace
 }  // namespace opbase::host
+
+namespace opbase::host {
+namespace {
+
+TEST(PrometheusLabel, EscapesBackslashQuoteAndNewlineOnly) {
+  EXPECT_EQ(prometheus_label("1.2.3"), "1.2.3");
+  EXPECT_EQ(prometheus_label("a\"b"), "a\\\"b");
+  EXPECT_EQ(prometheus_label("a\\b"), "a\\\\b");
+  EXPECT_EQ(prometheus_label("line\nbreak"), "line\\nbreak");
+  EXPECT_EQ(prometheus_label("héllo"), "héllo");
+}
+
+}  // namespace
+}  // namespace opbase::host
