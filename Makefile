@@ -1,6 +1,7 @@
 # The two commands of the README, and a few more. Each installs what it needs first.
 #   make run      build (Release) and start the daemon on the embedded store with conf/opbase.properties
 #   make test     build, run every test, the unit tests again under ASan + UBSan, then the fuzzers
+#   make fuzz     the libFuzzer targets, five minutes each
 #   make bench    Release build + wrk scenarios beside the /healthz ceiling (bench/run.sh)
 #   make package  the Debian package (CPack) in build/
 BUILD_DIR ?= build
@@ -9,7 +10,7 @@ FUZZ_DIR ?= build-fuzz
 JOBS ?= $(shell nproc)
 CTEST_JOBS ?= 2
 
-.PHONY: deps configure build run test test-main test-asan test-fuzz package bench clean
+.PHONY: deps configure build run test test-main test-asan test-fuzz fuzz package bench clean
 
 deps:
 	@packaging/deps.sh
@@ -35,12 +36,18 @@ test-asan: deps
 	cmake --build $(ASAN_DIR) -j$(JOBS)
 	cd $(ASAN_DIR) && ctest --output-on-failure -j$(CTEST_JOBS) -L unit
 
-# libFuzzer needs clang; each fuzzer runs for a bounded time over its seed corpus.
+# libFuzzer needs clang; each fuzzer runs for a bounded time over its seed corpus:
+# FUZZ_SECONDS each (20 in make test; make fuzz runs them longer).
+FUZZ_SECONDS ?= 20
 test-fuzz: deps
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DOPBASE_BUILD_FUZZERS=ON -DOPBASE_BUILD_TESTS=OFF -DOPBASE_BUILD_EXAMPLES=OFF
+	  -DOPBASE_BUILD_FUZZERS=ON -DOPBASE_BUILD_TESTS=OFF -DOPBASE_BUILD_EXAMPLES=OFF \
+	  -DOPBASE_FUZZ_SECONDS=$(FUZZ_SECONDS)
 	cmake --build $(FUZZ_DIR) -j$(JOBS)
 	cd $(FUZZ_DIR) && ctest --output-on-failure -j$(CTEST_JOBS) -L fuzz
+
+fuzz:
+	$(MAKE) test-fuzz FUZZ_SECONDS=300
 
 package: build
 	cd $(BUILD_DIR) && cpack
