@@ -1,8 +1,10 @@
 #include "app/daemon.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "log/log.hpp"
@@ -21,6 +23,9 @@ Status Daemon::start() {
     return Status::validation("log.level must be debug, info, warning or error");
   }
   log::set_level(level);
+  if (const std::string file = config_.get_or("log.file"); !file.empty() && !log::set_file(file)) {
+    return Status::validation("cannot open log.file " + file + ": " + std::strerror(errno));
+  }
 
   // Settings of the daemon itself, checked now so that a bad value stops the start, not the stop.
   auto print_keys = config_.get_bool("projects.print_generated_keys");

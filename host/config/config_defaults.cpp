@@ -38,6 +38,9 @@ const std::vector<ConfigDefault>& config_defaults() {
       {"events.queue_capacity", "10000",
        "events waiting per subscription; when full, new events for it are dropped and counted"},
       {"log.level", "info", "debug, info, warning or error"},
+      {"log.file", "",
+       "append log lines to this file instead of standard error (needed with --daemon, which "
+       "has none); empty: standard error"},
   };
   return rows;
 }

@@ -1,5 +1,6 @@
 #include "log/log.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -11,6 +12,7 @@ namespace opbase::host::log {
 namespace {
 
 std::atomic<int> g_level{static_cast<int>(Level::kInfo)};
+std::atomic<int> g_fd{STDERR_FILENO};
 
 const char* name_of(Level level) {
   switch (level) {
@@ -29,6 +31,14 @@ const char* name_of(Level level) {
 }  // namespace
 
 void set_level(Level level) { g_level.store(static_cast<int>(level)); }
+
+bool set_file(const std::string& path) {
+  // O_APPEND keeps each line whole among writers and works with copy-and-truncate rotation.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+  if (fd < 0) return false;
+  g_fd.store(fd);
+  return true;
+}
 
 bool parse_level(std::string_view text, Level* out) {
   if (text == "debug")
@@ -60,7 +70,7 @@ void write(Level level, std::string_view component, std::string_view message) {
   for (char c : message) line += (c == '\n' || c == '\r') ? ' ' : c;
   line += '\n';
   // A single write() per line keeps concurrent lines whole.
-  ssize_t ignored = ::write(STDERR_FILENO, line.data(), line.size());
+  ssize_t ignored = ::write(g_fd.load(std::memory_order_relaxed), line.data(), line.size());
   (void)ignored;
 }
 

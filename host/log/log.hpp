@@ -3,6 +3,7 @@
 // lines from concurrent threads never interleave. Never pass secrets (keys, tokens, passwords).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace opbase::host::log {
@@ -11,6 +12,9 @@ enum class Level { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3 };
 
 // Lines below `level` are dropped. Set once at start-up.
 void set_level(Level level);
+// Appends lines to `path` instead of standard error (a detached daemon has none). Set once at
+// start-up, before other threads log; answers false with errno set when the file cannot be opened.
+bool set_file(const std::string& path);
 bool parse_level(std::string_view text, Level* out);
 bool enabled(Level level);
 

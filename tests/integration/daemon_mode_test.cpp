@@ -1,5 +1,6 @@
-// --daemon and --pidfile: the daemon detaches, writes its pid, serves, and on SIGTERM stops and
-// removes the pid file. A detached daemon prints nowhere, so the test picks the port itself.
+// --daemon and --pidfile: the daemon detaches, writes its pid, serves, logs to log.file, and on
+// SIGTERM stops and removes the pid file. A detached daemon prints nowhere, so the test picks
+// the port itself.
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -67,8 +68,10 @@ TEST(DaemonMode, DetachesWritesItsPidServesAndStopsOnSigterm) {
   char pid_dir[] = "/tmp/opbase-pid-XXXXXX";
   ASSERT_NE(::mkdtemp(pid_dir), nullptr);
   const std::string pid_file = std::string(pid_dir) + "/opbase.pid";
+  const std::string log_file = std::string(pid_dir) + "/opbase.log";
   DaemonOptions options;
   options.config["server.port"] = std::to_string(port);
+  options.config["log.file"] = log_file;  // a detached daemon has no standard error
   options.extra_args = {"--daemon", "--pidfile=" + pid_file};
   auto parent = DaemonProcess::spawn(options);
   // The process we started forks the daemon and exits at once with 0.
@@ -97,6 +100,12 @@ TEST(DaemonMode, DetachesWritesItsPidServesAndStopsOnSigterm) {
   ASSERT_EQ(::kill(daemon_pid, SIGTERM), 0);
   EXPECT_TRUE(eventually([&] { return !alive(daemon_pid); })) << "still running after SIGTERM";
   EXPECT_FALSE(std::ifstream(pid_file).good()) << "the pid file outlived the daemon";
+
+  std::ifstream log_in(log_file);
+  const std::string log((std::istreambuf_iterator<char>(log_in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(log.find("plugin 'echo' 1.0.0 loaded from"), std::string::npos) << log;
+  EXPECT_NE(log.find("[daemon] stopped"), std::string::npos) << log;
+  ::unlink(log_file.c_str());
   ::rmdir(pid_dir);
 }
 

@@ -201,3 +201,21 @@ TEST(Lifecycle, MalformedValueInThePropertiesFileIsNamedWithItsSource) {
 
 }  // namespace
 }  // namespace opbase::test
+
+namespace opbase::test {
+namespace {
+
+TEST(Lifecycle, RefusesToStartWhenTheLogFileCannotBeOpened) {
+  DaemonOptions options;
+  options.config["log.file"] = "/nonexistent-folder/opbase.log";
+  auto daemon = DaemonProcess::spawn(options);
+  const auto status = daemon->wait_exit(std::chrono::seconds(20));
+  ASSERT_TRUE(status.has_value()) << "still running";
+  EXPECT_NE(*status, 0);
+  EXPECT_NE(daemon->log().find("cannot open log.file /nonexistent-folder/opbase.log"),
+            std::string::npos)
+      << daemon->log();
+}
+
+}  // namespace
+}  // namespace opbase::test
