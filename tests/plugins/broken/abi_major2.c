@@ -8,7 +8,5 @@ static opbase_rc init(const opbase_host_api* host, opbase_plugin* plugin, void**
   return OPBASE_RC_OK;
 }
 
-static const opbase_plugin_descriptor descriptor = {
-    sizeof(opbase_plugin_descriptor), 2, 0, TEST_PLUGIN_NAME, "2.0.0", init, lifecycle_shutdown};
-
-OPBASE_EXPORT const opbase_plugin_descriptor* opbase_plugin_entry(void) { return &descriptor; }
+TEST_PLUGIN_DESCRIPTOR(2, 0, TEST_PLUGIN_NAME, "2.0.0", init, lifecycle_shutdown);
+TEST_PLUGIN_ENTRY()

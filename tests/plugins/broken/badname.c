@@ -9,12 +9,4 @@ static opbase_rc init(const opbase_host_api* host, opbase_plugin* plugin, void**
   return OPBASE_RC_OK;
 }
 
-static const opbase_plugin_descriptor descriptor = {sizeof(opbase_plugin_descriptor),
-                                                    OPBASE_ABI_MAJOR,
-                                                    OPBASE_ABI_MINOR,
-                                                    TEST_PLUGIN_NAME,
-                                                    "1.0.0",
-                                                    init,
-                                                    lifecycle_shutdown};
-
-OPBASE_EXPORT const opbase_plugin_descriptor* opbase_plugin_entry(void) { return &descriptor; }
+TEST_PLUGIN(init);

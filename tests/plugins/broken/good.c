@@ -16,7 +16,6 @@
 
 #include "test_plugin.h"
 
-static const opbase_host_api* g_host;
 static atomic_long g_events;
 static atomic_long g_strays;
 
@@ -78,7 +77,6 @@ static void on_event(void* state, const opbase_event* event) {
 }
 
 static opbase_rc init(const opbase_host_api* host, opbase_plugin* plugin, void** state) {
-  g_host = host;
   atomic_store(&g_events, 0);
   atomic_store(&g_strays, 0);
   lifecycle_init(host, plugin);
@@ -97,12 +95,6 @@ static void plugin_shutdown(void* state) {
   lifecycle_note(state == &g_plugin_state ? "shutdown" : "shutdown-with-wrong-state");
 }
 
-static const opbase_plugin_descriptor descriptor = {sizeof(opbase_plugin_descriptor),
-                                                    OPBASE_ABI_MAJOR,
-                                                    OPBASE_ABI_MINOR,
-                                                    TEST_PLUGIN_NAME,
-                                                    "1.2.3",
-                                                    init,
-                                                    plugin_shutdown};
-
-OPBASE_EXPORT const opbase_plugin_descriptor* opbase_plugin_entry(void) { return &descriptor; }
+TEST_PLUGIN_DESCRIPTOR(OPBASE_ABI_MAJOR, OPBASE_ABI_MINOR, TEST_PLUGIN_NAME, "1.2.3", init,
+                       plugin_shutdown);
+TEST_PLUGIN_ENTRY()

@@ -8,21 +8,15 @@
 
 #include "test_plugin.h"
 
-static const opbase_host_api* g_host;
 static opbase_plugin* g_plugin;
 
 struct attempt {
   opbase_rc op, service, subscribe;
 };
 
-static opbase_rc sneak(void* state, const opbase_request* request, opbase_response* response) {
-  (void)state;
-  (void)request;
-  return answer_plugin_name(g_host, response);
-}
-
 static void try_register(struct attempt* out) {
-  out->op = g_host->register_op(g_plugin, lit("late.sneak"), OPBASE_ACCESS_API_KEY, sneak, NULL);
+  out->op = g_host->register_op(g_plugin, lit("late.sneak"), OPBASE_ACCESS_API_KEY,
+                                answer_plugin_name, NULL);
   out->service = g_host->provide_service(g_plugin, lit("late.sneak_svc"), idle_service, NULL);
   out->subscribe = g_host->subscribe(g_plugin, lit("test.*"), idle_event_handler, NULL);
 }
@@ -62,7 +56,6 @@ static opbase_rc register_from_thread(void* state, const opbase_request* request
 
 static opbase_rc init(const opbase_host_api* host, opbase_plugin* plugin, void** state) {
   (void)state;
-  g_host = host;
   g_plugin = plugin;
   lifecycle_init(host, plugin);
   if (host->register_op(plugin, lit("late.register_now"), OPBASE_ACCESS_API_KEY, register_now,
@@ -73,12 +66,4 @@ static opbase_rc init(const opbase_host_api* host, opbase_plugin* plugin, void**
   return OPBASE_RC_OK;
 }
 
-static const opbase_plugin_descriptor descriptor = {sizeof(opbase_plugin_descriptor),
-                                                    OPBASE_ABI_MAJOR,
-                                                    OPBASE_ABI_MINOR,
-                                                    TEST_PLUGIN_NAME,
-                                                    "1.0.0",
-                                                    init,
-                                                    lifecycle_shutdown};
-
-OPBASE_EXPORT const opbase_plugin_descriptor* opbase_plugin_entry(void) { return &descriptor; }
+TEST_PLUGIN(init);

@@ -24,6 +24,9 @@
 /* The lifecycle log path, read from the configuration during init. Empty: do not record. */
 static char g_lifecycle_log[1024];
 
+/* The host's function table, kept by lifecycle_init for the plugin's handlers. */
+static const opbase_host_api* g_host;
+
 static inline opbase_str lit(const char* s) {
   opbase_str out = {s, strlen(s)};
   return out;
@@ -46,8 +49,10 @@ static inline void lifecycle_note(const char* what) {
   fclose(f);
 }
 
-/* Call first thing in init: finds the lifecycle log and notes "init <name>". */
+/* Call first thing in init: keeps `host` in g_host, finds the lifecycle log and notes
+ * "init <name>". */
 static inline void lifecycle_init(const opbase_host_api* host, opbase_plugin* plugin) {
+  g_host = host;
   g_lifecycle_log[0] = '\0';
   host->config_get(plugin, lit(TEST_LIFECYCLE_LOG_KEY), keep_lifecycle_path, NULL);
   lifecycle_note("init");
@@ -61,8 +66,11 @@ static inline void lifecycle_shutdown(void* state) {
 }
 
 /* An op handler that answers {"plugin":"<name>"}. */
-static inline opbase_rc answer_plugin_name(const opbase_host_api* host, opbase_response* response) {
-  return host->respond(response, OPBASE_PART_DATA, lit("{\"plugin\":\"" TEST_PLUGIN_NAME "\"}"));
+static inline opbase_rc answer_plugin_name(void* state, const opbase_request* request,
+                                           opbase_response* response) {
+  (void)state;
+  (void)request;
+  return g_host->respond(response, OPBASE_PART_DATA, lit("{\"plugin\":\"" TEST_PLUGIN_NAME "\"}"));
 }
 
 /* A service function that does nothing useful; registering it is the point. */
@@ -80,5 +88,26 @@ static inline void idle_event_handler(void* state, const opbase_event* event) {
   (void)state;
   (void)event;
 }
+
+/* The descriptor `descriptor` of this plugin, named TEST_PLUGIN_NAME, with the fields that the
+ * individual tests vary (ABI version, name, init, shutdown). */
+#define TEST_PLUGIN_DESCRIPTOR(abi_major, abi_minor, name, version, init_fn, shutdown_fn) \
+  static const opbase_plugin_descriptor descriptor = {sizeof(opbase_plugin_descriptor),   \
+                                                      (abi_major),                        \
+                                                      (abi_minor),                        \
+                                                      (name),                             \
+                                                      (version),                          \
+                                                      (init_fn),                          \
+                                                      (shutdown_fn)}
+
+/* The exported entry point answering that descriptor. */
+#define TEST_PLUGIN_ENTRY() \
+  OPBASE_EXPORT const opbase_plugin_descriptor* opbase_plugin_entry(void) { return &descriptor; }
+
+/* The usual case: this host's ABI, the plugin's own name, the lifecycle shutdown. */
+#define TEST_PLUGIN(init_fn)                                                                       \
+  TEST_PLUGIN_DESCRIPTOR(OPBASE_ABI_MAJOR, OPBASE_ABI_MINOR, TEST_PLUGIN_NAME, "1.0.0", (init_fn), \
+                         lifecycle_shutdown);                                                      \
+  TEST_PLUGIN_ENTRY()
 
 #endif /* OPBASE_TEST_PLUGIN_H */
