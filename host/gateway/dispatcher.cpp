@@ -5,12 +5,11 @@
 
 #include "gateway/envelope.hpp"
 #include "log/log.hpp"
+#include "opbase/str.hpp"
 #include "plugins/response.hpp"
 
 namespace opbase::host {
 namespace {
-
-opbase_str str(std::string_view s) { return {s.data(), s.size()}; }
 
 bool starts_with_ignoring_case(std::string_view text, std::string_view prefix) {
   if (text.size() < prefix.size()) return false;

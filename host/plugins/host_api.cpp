@@ -4,17 +4,13 @@
 #include <string_view>
 
 #include "log/log.hpp"
+#include "opbase/str.hpp"
 #include "opbase/version.hpp"
 #include "plugins/host_context.hpp"
 #include "plugins/response.hpp"
 
 namespace opbase::host {
 namespace {
-
-std::string_view view(opbase_str s) {
-  return s.ptr ? std::string_view{s.ptr, s.len} : std::string_view{};
-}
-opbase_str str(std::string_view s) { return {s.data(), s.size()}; }
 
 bool bad(opbase_str s) { return s.ptr == nullptr && s.len > 0; }
 

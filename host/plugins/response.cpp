@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "opbase/answer_rules.hpp"
+#include "opbase/str.hpp"
 
 opbase::Status opbase_response::error_status() const {
   if (!failed) return opbase::Status::ok();
@@ -14,11 +15,7 @@ opbase::Status opbase_response::error_status() const {
 }
 
 namespace opbase::host {
-namespace {
-
-std::string_view view(opbase_str s) { return {s.ptr, s.len}; }
-
-}  // namespace
+namespace {}  // namespace
 
 opbase_rc response_set_part(opbase_response* response, opbase_part part, opbase_str json) {
   if (response == nullptr || (json.ptr == nullptr && json.len > 0)) return OPBASE_RC_REFUSED;

@@ -8,14 +8,10 @@
 #include "opbase/answer_rules.hpp"
 #include "opbase/event_pattern.hpp"
 #include "opbase/op_names.hpp"
+#include "opbase/str.hpp"
 
 namespace opbase::testing {
 namespace {
-
-std::string_view view(opbase_str s) {
-  return s.ptr ? std::string_view{s.ptr, s.len} : std::string_view{};
-}
-opbase_str str(std::string_view s) { return {s.data(), s.size()}; }
 
 struct FakeResponse {
   bool failed = false;

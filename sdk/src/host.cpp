@@ -3,10 +3,10 @@
 
 #include <charconv>
 
+#include "opbase/str.hpp"
+
 namespace opbase {
 namespace {
-
-opbase_str view(std::string_view s) { return {s.data(), s.size()}; }
 
 struct ServiceAnswer {
   opbase_rc rc = OPBASE_RC_ERROR;
@@ -33,7 +33,7 @@ Result<nlohmann::json> Host::call_service(std::string_view name, std::string_vie
                                           const nlohmann::json& input) const {
   const std::string input_text = input.dump();
   ServiceAnswer answer;
-  api_->call_service(plugin_, view(name), view(project_id), view(input_text), &keep_service_answer,
+  api_->call_service(plugin_, str(name), str(project_id), str(input_text), &keep_service_answer,
                      &answer);
   if (answer.rc == OPBASE_RC_OK) {
     auto parsed = nlohmann::json::parse(answer.data, nullptr, /*allow_exceptions=*/false);
@@ -53,7 +53,7 @@ Result<nlohmann::json> Host::call_service(std::string_view name, std::string_vie
 Status Host::publish(std::string_view type, std::string_view project_id,
                      const nlohmann::json& payload) const {
   const std::string text = payload.dump();
-  if (api_->publish(plugin_, view(type), view(project_id), view(text)) != OPBASE_RC_OK) {
+  if (api_->publish(plugin_, str(type), str(project_id), str(text)) != OPBASE_RC_OK) {
     return Status::internal("event " + std::string(type) + " was refused by the host");
   }
   return Status::ok();
@@ -61,7 +61,7 @@ Status Host::publish(std::string_view type, std::string_view project_id,
 
 std::optional<std::string> Host::config(std::string_view key) const {
   std::string value;
-  if (api_->config_get(plugin_, view(key), &keep_config_value, &value) != OPBASE_RC_OK) {
+  if (api_->config_get(plugin_, str(key), &keep_config_value, &value) != OPBASE_RC_OK) {
     return std::nullopt;
   }
   return value;
@@ -86,7 +86,7 @@ Result<int64_t> Host::config_int(std::string_view key, int64_t fallback) const {
 }
 
 void Host::log(opbase_log_level level, std::string_view message) const {
-  api_->log(plugin_, level, view(message));
+  api_->log(plugin_, level, str(message));
 }
 
 }  // namespace opbase

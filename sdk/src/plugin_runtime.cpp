@@ -6,12 +6,10 @@
 #include <string>
 
 #include "opbase/plugin.hpp"
+#include "opbase/str.hpp"
 
 namespace opbase {
 namespace {
-
-opbase_str view(std::string_view s) { return {s.data(), s.size()}; }
-std::string_view view(opbase_str s) { return {s.ptr, s.len}; }
 
 sdk_detail::PluginFactory g_factory = nullptr;  // one plugin class per shared object
 
@@ -46,7 +44,7 @@ namespace {
 
 void write_error(const opbase_host_api& api, opbase_response* response, const Status& status) {
   const std::string details = status.details().is_null() ? std::string() : status.details().dump();
-  api.respond_error(response, view(status.code()), view(status.message()), view(details), 0);
+  api.respond_error(response, str(status.code()), str(status.message()), str(details), 0);
 }
 
 // A handler that throws is a bug in the plugin: the client gets INTERNAL_ERROR (the host adds
@@ -82,14 +80,14 @@ opbase_rc call_op(void* state, const opbase_request* req, opbase_response* respo
       return OPBASE_RC_ERROR;
     }
     const std::string data = result->data.dump();
-    bool accepted = host.api().respond(response, OPBASE_PART_DATA, view(data)) == OPBASE_RC_OK;
+    bool accepted = host.api().respond(response, OPBASE_PART_DATA, str(data)) == OPBASE_RC_OK;
     if (result->meta) {
       accepted = accepted && host.api().respond(response, OPBASE_PART_META,
-                                                view(result->meta->dump())) == OPBASE_RC_OK;
+                                                str(result->meta->dump())) == OPBASE_RC_OK;
     }
     if (result->top_level) {
       accepted = accepted && host.api().respond(response, OPBASE_PART_TOP_LEVEL,
-                                                view(result->top_level->dump())) == OPBASE_RC_OK;
+                                                str(result->top_level->dump())) == OPBASE_RC_OK;
     }
     if (!accepted) {
       // meta and top_level must be objects: a reply that breaks that is the plugin's bug.
@@ -118,7 +116,7 @@ opbase_rc call_service(void* state, opbase_str project_id, opbase_str input,
       write_error(host.api(), response, result.status());
       return OPBASE_RC_ERROR;
     }
-    host.api().respond(response, OPBASE_PART_DATA, view(result->dump()));
+    host.api().respond(response, OPBASE_PART_DATA, str(result->dump()));
     return OPBASE_RC_OK;
   } catch (const std::exception& e) {
     report_exception(host, response, e.what(), "a service", {});
@@ -187,8 +185,8 @@ Status Registrar::keep(Status s) {
 Status Registrar::op(std::string_view name, Access access, OpHandler handler) {
   auto& bound = runtime_->ops.emplace_back(PluginRuntime::BoundOp{runtime_, std::move(handler)});
   const Host& host = *runtime_->host;
-  if (host.api().register_op(host.plugin(), view(name), static_cast<opbase_access>(access),
-                             &call_op, &bound) != OPBASE_RC_OK) {
+  if (host.api().register_op(host.plugin(), str(name), static_cast<opbase_access>(access), &call_op,
+                             &bound) != OPBASE_RC_OK) {
     return keep(Status::internal("op " + std::string(name) + " was refused by the host"));
   }
   return Status::ok();
@@ -198,8 +196,7 @@ Status Registrar::service(std::string_view name, ServiceHandler handler) {
   auto& bound =
       runtime_->services.emplace_back(PluginRuntime::BoundService{runtime_, std::move(handler)});
   const Host& host = *runtime_->host;
-  if (host.api().provide_service(host.plugin(), view(name), &call_service, &bound) !=
-      OPBASE_RC_OK) {
+  if (host.api().provide_service(host.plugin(), str(name), &call_service, &bound) != OPBASE_RC_OK) {
     return keep(Status::internal("service " + std::string(name) + " was refused by the host"));
   }
   return Status::ok();
@@ -209,7 +206,7 @@ Status Registrar::subscribe(std::string_view event_type, EventHandler handler) {
   auto& bound = runtime_->subscriptions.emplace_back(
       PluginRuntime::BoundSubscription{runtime_, std::move(handler)});
   const Host& host = *runtime_->host;
-  if (host.api().subscribe(host.plugin(), view(event_type), &call_subscription, &bound) !=
+  if (host.api().subscribe(host.plugin(), str(event_type), &call_subscription, &bound) !=
       OPBASE_RC_OK) {
     return keep(Status::internal("subscription to " + std::string(event_type) +
                                  " was refused by the host"));

@@ -9,3 +9,4 @@
 #include "opbase/op_names.hpp"
 #include "opbase/plugin.hpp"
 #include "opbase/status.hpp"
+#include "opbase/str.hpp"
