@@ -33,6 +33,7 @@ bool is_system_name(std::string_view segment) {
 }
 
 bool allowed_system_name(std::string_view segment, const ParseOptions& options) {
+  if (options.allow_system_fields && segment.front() == '_') return true;
   return std::find(options.system_fields.begin(), options.system_fields.end(), segment) !=
          options.system_fields.end();
 }

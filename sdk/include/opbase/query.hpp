@@ -23,6 +23,8 @@ namespace opbase::query {
 struct ParseOptions {
   // Names starting with '_' or '$' that may appear as a path segment (at any depth).
   std::vector<std::string> system_fields;
+  // Every '_' name may appear (store drivers parsing a plugin's query: the plugin decided).
+  bool allow_system_fields = false;
   std::size_t max_conditions = 100;  // keys of a match; also entries of a projection, sort keys
   std::size_t max_in_values = 1000;  // length of a $in / $nin array
   std::size_t max_path_depth = 32;   // segments of one path

@@ -1,0 +1,66 @@
+// The driver side of the DocumentStore (DESIGN.md "Data"; the requests are sdk's store.hpp).
+// A StoreDriver opens one ProjectStore per project: an isolated store (a SQLite file, a MongoDB
+// database). Every method takes the namespace of the calling plugin: collections of different
+// namespaces never meet, while `_key` is unique across the whole project store.
+//
+// Contract every driver keeps (tests/unit/store_conformance_test.cpp checks it):
+//  - queries answer exactly what the reference evaluator (query.hpp) answers, in the order of
+//    query::compare_for_sort over the sort keys, ties broken by `_key` in the last key's direction;
+//  - only documents in the requested state and of the request's scope are seen or changed;
+//  - each call is atomic: a failed call changes nothing; a call that returned ok is durable;
+//  - a collection exists from its first insert on, whatever happens to its documents later.
+// Thread-safety: every method may be called from any thread, concurrently.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "opbase/status.hpp"
+#include "opbase/store.hpp"
+
+namespace opbase::host {
+
+// A field the operator declared as queried (config `datastore.indexes`): drivers keep an index
+// on it for the documents of (ns, collection), per owner, so equality, range and $in conditions
+// on it do not scan. Values reached through arrays are indexed element by element (multikey).
+struct IndexSpec {
+  std::string ns;
+  std::string collection;
+  query::FieldPath path;
+};
+
+class ProjectStore {
+ public:
+  virtual ~ProjectStore() = default;
+
+  // Fails with store::kDuplicateKey (nothing inserted) when a `_key` is taken in the project.
+  virtual Status insert(std::string_view ns, const store::InsertRequest& request) = 0;
+  virtual Result<store::FindAnswer> find(std::string_view ns,
+                                         const store::FindRequest& request) = 0;
+  virtual Result<int64_t> count(std::string_view ns, const store::CountRequest& request) = 0;
+  virtual Result<store::UpdateAnswer> update(std::string_view ns,
+                                             const store::UpdateRequest& request) = 0;
+  virtual Result<store::UpsertAnswer> upsert(std::string_view ns,
+                                             const store::UpsertRequest& request) = 0;
+  virtual Result<store::KeysAnswer> change_state(std::string_view ns,
+                                                 const store::StateRequest& request) = 0;
+  virtual Result<store::KeysAnswer> restore(std::string_view ns,
+                                            const store::RestoreRequest& request) = 0;
+  virtual Result<int64_t> purge(std::string_view ns, const store::PurgeRequest& request) = 0;
+  virtual Result<bool> collection_exists(std::string_view ns, std::string_view collection) = 0;
+
+  // Whether the store answers now (for /readyz).
+  virtual Status ping() = 0;
+};
+
+class StoreDriver {
+ public:
+  virtual ~StoreDriver() = default;
+  virtual std::string_view name() const = 0;  // "sqlite", "mongodb", "memory"
+  // Opens (creating when new) the store of one project.
+  virtual Result<std::shared_ptr<ProjectStore>> open(std::string_view project_id) = 0;
+};
+
+}  // namespace opbase::host

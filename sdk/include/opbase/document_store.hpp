@@ -1,0 +1,40 @@
+// DocumentStore: the project's document store as a plugin sees it (DESIGN.md "Data"). Each call
+// is one host service call (`store.*`) carrying the request of store.hpp as JSON; the host runs
+// it on the configured driver (sqlite or mongodb) inside the calling plugin's own namespace of
+// collections. Failures are Status values: VALIDATION_ERROR for a bad request or change,
+// store::kDuplicateKey for a taken `_key`, INTERNAL_ERROR when the store itself fails.
+// Thread-safety: every method may be called from any thread, concurrently.
+#pragma once
+
+#include <string_view>
+
+#include "opbase/host.hpp"
+#include "opbase/store.hpp"
+
+namespace opbase {
+
+class DocumentStore {
+ public:
+  explicit DocumentStore(const Host& host) : host_(host) {}
+
+  // All documents or none.
+  Status insert(std::string_view project, const store::InsertRequest& request) const;
+  Result<store::FindAnswer> find(std::string_view project, const store::FindRequest& request) const;
+  Result<int64_t> count(std::string_view project, const store::CountRequest& request) const;
+  Result<store::UpdateAnswer> update(std::string_view project,
+                                     const store::UpdateRequest& request) const;
+  Result<store::UpsertAnswer> upsert(std::string_view project,
+                                     const store::UpsertRequest& request) const;
+  Result<store::KeysAnswer> change_state(std::string_view project,
+                                         const store::StateRequest& request) const;
+  Result<store::KeysAnswer> restore(std::string_view project,
+                                    const store::RestoreRequest& request) const;
+  Result<int64_t> purge(std::string_view project, const store::PurgeRequest& request) const;
+  // Whether anything was ever inserted into the collection (it exists from then on).
+  Result<bool> collection_exists(std::string_view project, std::string_view collection) const;
+
+ private:
+  const Host& host_;
+};
+
+}  // namespace opbase

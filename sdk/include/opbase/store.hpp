@@ -1,0 +1,171 @@
+// The requests and answers of the host's DocumentStore (DESIGN.md "Data"): the one storage
+// interface every plugin uses, whatever the driver (sqlite or mongodb). They cross the plugin
+// edge as JSON through the host services `store.*`; this file is the one place that names the
+// fields of that JSON, used by the SDK client (document_store.hpp) and by the host.
+//
+// The model. A project's store holds documents: JSON objects that carry a string `_key` (unique
+// in the whole project store) and an owner `_userkey` (a string, or null for documents nobody
+// owns). Each plugin has its own namespace of collections, chosen by the host from the calling
+// plugin's name, so no plugin can read another's collections. A document is active, deleted or
+// archived; only active documents are seen unless a request asks for another state. Queries are
+// the parsed trees of query.hpp; the store evaluates them with exactly the reference semantics.
+// Thread-safety: plain values.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "opbase/query.hpp"
+#include "opbase/status.hpp"
+
+namespace opbase::store {
+
+enum class State { kActive, kDeleted, kArchived };
+std::string_view state_name(State state);  // "active", "deleted", "archived"
+Result<State> parse_state(std::string_view name);
+
+// Whose documents a request may see or change: one owner's, or (for system work such as
+// purging) everyone's. There is no default, so no caller forgets to restrict a query.
+struct Scope {
+  std::optional<std::string> owner;  // nullopt: every owner
+  static Scope user(std::string user_key) { return Scope{std::move(user_key)}; }
+  static Scope everyone() { return Scope{std::nullopt}; }
+};
+
+// Changes applied to a document: keys are dot paths (any names; the plugin decides what its
+// users may touch). `set` creates missing parent objects; `inc` adds a number (a missing field
+// counts as 0); `unset` removes. A parent that is not an object, or `inc` on a non-number, fails
+// the whole request with VALIDATION_ERROR.
+struct Change {
+  nlohmann::json set = nlohmann::json::object();
+  nlohmann::json inc = nlohmann::json::object();
+  std::vector<std::string> unset;
+  bool empty() const { return set.empty() && inc.empty() && unset.empty(); }
+};
+
+struct InsertRequest {
+  std::string collection;
+  std::vector<nlohmann::json> documents;  // each an object with a string `_key`
+};
+
+struct FindRequest {
+  std::string collection;
+  Scope scope;
+  State state = State::kActive;
+  query::Match match;
+  // Empty: `_created_at` descending. Ties are broken by `_key`, in the last key's direction, so
+  // every driver answers the same order.
+  std::vector<query::SortKey> sort;
+  int64_t offset = 0;
+  int64_t limit = 100;  // -1: no limit
+  bool with_total = false;
+};
+
+struct FindAnswer {
+  std::vector<nlohmann::json> documents;
+  int64_t total = -1;  // documents matching before offset/limit, when asked for
+};
+
+struct CountRequest {
+  std::string collection;
+  Scope scope;
+  State state = State::kActive;
+  query::Match match;
+};
+
+// Every step in one transaction: all apply or none. Each step changes every active document of
+// the scope its match selects.
+struct UpdateStep {
+  query::Match match;
+  Change change;
+};
+struct UpdateRequest {
+  std::string collection;
+  Scope scope;
+  std::vector<UpdateStep> steps;
+};
+// The documents after their change, step by step (a document changed by two steps appears twice).
+struct UpdateAnswer {
+  std::vector<nlohmann::json> documents;
+};
+
+// Applies `change` to the first matching active document (in default sort order), or inserts
+// `insert` when none matches, atomically on one daemon.
+struct UpsertRequest {
+  std::string collection;
+  Scope scope;
+  query::Match match;
+  Change change;
+  nlohmann::json insert;
+};
+struct UpsertAnswer {
+  nlohmann::json document;
+  bool inserted = false;
+};
+
+// Moves the matching documents in state `from` to state `to`, tagging them with `ref` and the
+// time, so a later restore can find exactly this set.
+struct StateRequest {
+  std::string collection;
+  Scope scope;
+  query::Match match;
+  State from = State::kActive;
+  State to = State::kDeleted;
+  std::string ref;
+  int64_t at_ms = 0;
+};
+// Makes the documents tagged `ref` active again.
+struct RestoreRequest {
+  std::string collection;
+  Scope scope;
+  std::string ref;
+};
+struct KeysAnswer {
+  std::vector<std::string> keys;  // the documents changed, in `_key` order
+};
+
+// Removes for good every document (of every collection and owner in the namespace) that entered
+// `state` before `before_ms`.
+struct PurgeRequest {
+  State state = State::kDeleted;
+  int64_t before_ms = 0;
+};
+
+// The query options a store uses to read a plugin's trees back: every `_` name allowed, limits
+// only as a guard (the plugin applied its users' limits already).
+const query::ParseOptions& wire_parse_options();
+
+// JSON of each request, and back. decode_* fail with VALIDATION_ERROR naming the field.
+nlohmann::json encode(const InsertRequest& request);
+nlohmann::json encode(const FindRequest& request);
+nlohmann::json encode(const CountRequest& request);
+nlohmann::json encode(const UpdateRequest& request);
+nlohmann::json encode(const UpsertRequest& request);
+nlohmann::json encode(const StateRequest& request);
+nlohmann::json encode(const RestoreRequest& request);
+nlohmann::json encode(const PurgeRequest& request);
+
+Result<InsertRequest> decode_insert(const nlohmann::json& wire);
+Result<FindRequest> decode_find(const nlohmann::json& wire);
+Result<CountRequest> decode_count(const nlohmann::json& wire);
+Result<UpdateRequest> decode_update(const nlohmann::json& wire);
+Result<UpsertRequest> decode_upsert(const nlohmann::json& wire);
+Result<StateRequest> decode_state(const nlohmann::json& wire);
+Result<RestoreRequest> decode_restore(const nlohmann::json& wire);
+Result<PurgeRequest> decode_purge(const nlohmann::json& wire);
+
+// The match tree back in match syntax ({"price:$gt": 10, ...}), and a sort in sort syntax.
+nlohmann::json match_to_json(const query::Match& match);
+std::string sort_to_text(const std::vector<query::SortKey>& sort);
+
+// Applies a change to one document in memory: the reference every driver follows.
+Status apply_change(nlohmann::json& document, const Change& change);
+
+// The code of a `_key` that is already taken (insert): the plugin decides what it means.
+inline constexpr std::string_view kDuplicateKey = "DUPLICATE_KEY";
+
+}  // namespace opbase::store
