@@ -45,6 +45,13 @@ Status Daemon::start() {
               "no project is configured: every API call will answer AUTHENTICATION_FAILED");
   }
 
+  auto stores = Stores::from(config_);
+  if (!stores) return stores.status();
+  stores_ = std::move(*stores);
+  std::vector<std::string> project_ids;
+  for (const auto& project : projects_->all()) project_ids.push_back(project->id);
+  if (Status opened = stores_->open_all(project_ids); !opened) return opened;
+
   auto capacity = config_.get_int("events.queue_capacity", 1, 10'000'000);
   if (!capacity) return capacity.status();
   bus_ = std::make_unique<EventBus>(static_cast<size_t>(*capacity));
@@ -52,6 +59,7 @@ Status Daemon::start() {
   context_.registry = &registry_;
   context_.bus = bus_.get();
   context_.config = &config_;
+  context_.stores = stores_.get();
   context_.now_ms = &system_now_ms;
   loader_ = std::make_unique<PluginLoader>(&context_);
   enabled_plugins_ = config_.get_list("plugins.enabled");
@@ -105,6 +113,7 @@ void Daemon::stop() {
     bus_->stop(std::max<int64_t>(left.count(), 200));
   }
   if (loader_) loader_->shutdown_all();
+  stores_.reset();  // after the plugins: they may write until their shutdown returns
   log::info("daemon", "stopped");
 }
 
@@ -119,7 +128,7 @@ ReadinessReport Daemon::readiness() const {
     ready = false;
   }
   checks["plugins"] = plugins;
-  // Stores join this report when the storage drivers arrive (issue 3).
+  if (stores_) checks["store"] = stores_->readiness(&ready);
   return {ready,
           nlohmann::json{{"status", ready ? "ready" : "not_ready"}, {"checks", checks}}.dump()};
 }

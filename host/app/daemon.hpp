@@ -14,6 +14,7 @@
 #include "plugins/plugin_loader.hpp"
 #include "plugins/registry.hpp"
 #include "projects/projects.hpp"
+#include "store/stores.hpp"
 
 namespace opbase::host {
 
@@ -36,6 +37,7 @@ class Daemon {
 
   Config config_;
   std::unique_ptr<Projects> projects_;
+  std::unique_ptr<Stores> stores_;
   std::unique_ptr<EventBus> bus_;
   Registry registry_;
   HostContext context_;

@@ -27,6 +27,15 @@ const std::vector<ConfigDefault>& config_defaults() {
       {"storage.driver", "sqlite", "document store: sqlite (embedded) or mongodb"},
       {"storage.path", "data", "folder of the embedded store and generated keys"},
       {"storage.mongodb.uri", "mongodb://127.0.0.1:27017", "MongoDB connection string"},
+      {"storage.mongodb.database_prefix", "opbase_",
+       "database of project P is <prefix>P; several deployments may share one server"},
+      {"storage.sqlite.readers", "4", "reader connections per project file (1-256)"},
+      {"storage.sqlite.synchronous", "full",
+       "full: every commit is fsynced (survives power loss); normal: survives a crash of the "
+       "daemon, not of the machine"},
+      {"datastore.indexes", "",
+       "fields of datastore collections to index, comma-separated <collection>.<field path> "
+       "(e.g. items.category, orders.customer.id); changing the list re-indexes at start"},
       {"plugins.dir", OPBASE_DEFAULT_PLUGIN_DIR,
        "where plugins are found: folders separated by ':', searched in order for <name>.so"},
       {"plugins.enabled", "", "plugins to load, comma-separated, in load order"},

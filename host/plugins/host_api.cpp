@@ -8,6 +8,7 @@
 #include "opbase/version.hpp"
 #include "plugins/host_context.hpp"
 #include "plugins/response.hpp"
+#include "store/store_service.hpp"
 
 namespace opbase::host {
 namespace {
@@ -68,10 +69,51 @@ opbase_rc respond_error(opbase_response* response, opbase_str code, opbase_str m
   return response_set_error(response, code, message, details, http_status);
 }
 
+opbase_rc answer_failure(const Status& status, opbase_service_result_fn on_result,
+                         void* caller_ctx) {
+  const std::string details = status.details().is_null() ? "" : status.details().dump();
+  on_result(caller_ctx, OPBASE_RC_ERROR, {}, str(status.code()), str(status.message()),
+            str(details));
+  return OPBASE_RC_ERROR;
+}
+
+// The host's own services (store.*): run in the project's store, in the caller's namespace.
+opbase_rc call_host_service(opbase_plugin* plugin, std::string_view name,
+                            std::string_view project_id, std::string_view input,
+                            opbase_service_result_fn on_result, void* caller_ctx) {
+  Stores* stores = plugin->context->stores;
+  ProjectStore* store = stores ? stores->of(project_id) : nullptr;
+  if (store == nullptr) {
+    return answer_failure(
+        Status::internal("no document store is open for project '" + std::string(project_id) + "'"),
+        on_result, caller_ctx);
+  }
+  const auto request = nlohmann::json::parse(input, nullptr, /*allow_exceptions=*/false);
+  if (request.is_discarded() || !request.is_object()) {
+    return answer_failure(Status::validation("store request is not a JSON object"), on_result,
+                          caller_ctx);
+  }
+  Result<nlohmann::json> answer = [&]() -> Result<nlohmann::json> {
+    try {
+      return call_store_service(*store, plugin->name, name, request);
+    } catch (const std::exception& e) {
+      return Status::internal(std::string("store: ") + e.what());
+    }
+  }();
+  if (!answer) return answer_failure(answer.status(), on_result, caller_ctx);
+  const std::string text = answer->dump();
+  on_result(caller_ctx, OPBASE_RC_OK, str(text), {}, {}, {});
+  return OPBASE_RC_OK;
+}
+
 opbase_rc call_service(opbase_plugin* plugin, opbase_str name, opbase_str project_id,
                        opbase_str input, opbase_service_result_fn on_result, void* caller_ctx) {
   if (plugin == nullptr || on_result == nullptr || bad(name) || bad(project_id) || bad(input)) {
     return OPBASE_RC_REFUSED;
+  }
+  if (is_store_service(view(name))) {
+    return call_host_service(plugin, view(name), view(project_id), view(input), on_result,
+                             caller_ctx);
   }
   const ServiceEntry* service = plugin->context->registry->find_service(view(name));
   if (service == nullptr) {

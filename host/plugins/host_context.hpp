@@ -10,6 +10,7 @@
 #include "config/config.hpp"
 #include "events/event_bus.hpp"
 #include "plugins/registry.hpp"
+#include "store/stores.hpp"
 
 namespace opbase::host {
 
@@ -17,6 +18,7 @@ struct HostContext {
   Registry* registry = nullptr;
   EventBus* bus = nullptr;
   const Config* config = nullptr;
+  Stores* stores = nullptr;  // the `store.*` services; nullptr in tests without stores
   std::function<int64_t()> now_ms;
 };
 

@@ -1,0 +1,495 @@
+// One project's sqlite store (see sqlite_project_store.hpp).
+#include "store/sqlite/sqlite_project_store.hpp"
+
+#include <algorithm>
+
+#include "store/sqlite/sqlite_query.hpp"
+
+namespace opbase::host::sqlite {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS documents(
+  id INTEGER PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE,
+  ns TEXT NOT NULL,
+  coll TEXT NOT NULL,
+  owner TEXT,
+  state INTEGER NOT NULL DEFAULT 0,
+  ref TEXT,
+  state_ms INTEGER,
+  created TEXT,
+  doc TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS documents_scope ON documents(ns, coll, owner, state, created, key);
+CREATE INDEX IF NOT EXISTS documents_ref ON documents(ref) WHERE ref IS NOT NULL;
+CREATE INDEX IF NOT EXISTS documents_state_time ON documents(ns, state, state_ms) WHERE state <> 0;
+CREATE TABLE IF NOT EXISTS field_values(
+  ns TEXT NOT NULL, coll TEXT NOT NULL, path TEXT NOT NULL, owner TEXT NOT NULL,
+  rank INTEGER NOT NULL, value NOT NULL, doc INTEGER NOT NULL,
+  PRIMARY KEY(ns, coll, path, owner, rank, value, doc)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS field_values_doc ON field_values(doc);
+CREATE TABLE IF NOT EXISTS collections(
+  ns TEXT NOT NULL, coll TEXT NOT NULL, PRIMARY KEY(ns, coll)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS declared_indexes(
+  ns TEXT NOT NULL, coll TEXT NOT NULL, path TEXT NOT NULL,
+  PRIMARY KEY(ns, coll, path)) WITHOUT ROWID;
+)sql";
+
+// field_values.owner for documents without an owner: no user key is empty.
+const std::string kNoOwner;
+
+Bind owner_bind(const json& doc) {
+  const auto it = doc.find("_userkey");
+  if (it == doc.end() || !it->is_string()) return nullptr;
+  return it->get<std::string>();
+}
+
+Bind created_bind(const json& doc) {
+  const auto it = doc.find("_created_at");
+  if (it == doc.end() || !it->is_string()) return nullptr;
+  return it->get<std::string>();
+}
+
+Result<json> parse_doc(std::string_view text) {
+  json doc = json::parse(text, nullptr, false);
+  if (doc.is_discarded()) return Status::internal("sqlite: a stored document is not valid JSON");
+  return doc;
+}
+
+struct Row {
+  int64_t id;
+  std::string key;
+  std::string doc;
+};
+
+// SELECT id, key, doc for a filter, in `order`, with paging (limit -1: all).
+Result<std::vector<Row>> select_rows(Connection& db, const SqlFilter& filter,
+                                     const std::string& order, int64_t limit, int64_t offset) {
+  const std::string sql = "SELECT id, key, doc FROM documents WHERE " + filter.where + " " +
+                          order + " LIMIT ? OFFSET ?";
+  auto stmt = db.prepare(sql);
+  if (!stmt) return stmt.status();
+  (*stmt)->bind_all(filter.binds);
+  (*stmt)->bind(static_cast<int>(filter.binds.size() + 1), limit);
+  (*stmt)->bind(static_cast<int>(filter.binds.size() + 2), offset);
+  std::vector<Row> rows;
+  while ((*stmt)->step()) {
+    rows.push_back({(*stmt)->int_at(0), std::string((*stmt)->text_at(1)),
+                    std::string((*stmt)->text_at(2))});
+  }
+  if (!(*stmt)->status()) return (*stmt)->status();
+  return rows;
+}
+
+Result<int64_t> count_rows(Connection& db, const SqlFilter& filter) {
+  auto stmt = db.prepare("SELECT count(*) FROM documents WHERE " + filter.where);
+  if (!stmt) return stmt.status();
+  (*stmt)->bind_all(filter.binds);
+  const int64_t count = (*stmt)->step() ? (*stmt)->int_at(0) : 0;
+  if (!(*stmt)->status()) return (*stmt)->status();
+  return count;
+}
+
+// Runs one statement to completion.
+Status run(Connection& db, const std::string& sql, const std::vector<Bind>& binds) {
+  auto stmt = db.prepare(sql);
+  if (!stmt) return stmt.status();
+  (*stmt)->bind_all(binds);
+  while ((*stmt)->step()) {
+  }
+  return (*stmt)->status();
+}
+
+std::vector<std::string> sorted_keys(const std::vector<Row>& rows) {
+  std::vector<std::string> keys;
+  keys.reserve(rows.size());
+  for (const Row& row : rows) keys.push_back(row.key);
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+}  // namespace
+
+// ---- Opening -----------------------------------------------------------------------------------
+
+SqliteProjectStore::SqliteProjectStore(StoreOptions options) : options_(std::move(options)) {}
+
+SqliteProjectStore::~SqliteProjectStore() = default;
+
+Result<std::shared_ptr<SqliteProjectStore>> SqliteProjectStore::open(StoreOptions options) {
+  auto connection = Connection::open(options.path, /*create=*/true, options.synchronous_full);
+  if (!connection) return connection.status();
+  if (Status s = (*connection)->exec(kSchema); !s) return s;
+  std::shared_ptr<SqliteProjectStore> store(new SqliteProjectStore(std::move(options)));
+  if (Status s = store->sync_declared_indexes(**connection); !s) return s;
+  store->writer_ = std::make_unique<Writer>(std::move(connection).value());
+  return store;
+}
+
+// Drops field_values of paths no longer declared (they would go stale) and fills those of newly
+// declared paths from the stored documents, in one transaction.
+Status SqliteProjectStore::sync_declared_indexes(Connection& db) {
+  if (Status s = db.exec("BEGIN IMMEDIATE"); !s) return s;
+  auto fail = [&](Status s) {
+    db.exec("ROLLBACK");
+    return s;
+  };
+  auto declared = db.prepare("SELECT ns, coll, path FROM declared_indexes");
+  if (!declared) return fail(declared.status());
+  std::vector<IndexSpec> stale;
+  while ((*declared)->step()) {
+    const std::string ns((*declared)->text_at(0)), coll((*declared)->text_at(1)),
+        path((*declared)->text_at(2));
+    const bool wanted = std::any_of(options_.indexes.begin(), options_.indexes.end(),
+                                    [&](const IndexSpec& spec) {
+                                      return spec.ns == ns && spec.collection == coll &&
+                                             spec.path.text == path;
+                                    });
+    if (!wanted) stale.push_back({ns, coll, {path, {}}});
+  }
+  declared->reset();
+  for (const IndexSpec& spec : stale) {
+    const std::vector<Bind> key = {spec.ns, spec.collection, spec.path.text};
+    if (Status s = run(db, "DELETE FROM field_values WHERE ns = ? AND coll = ? AND path = ?", key);
+        !s) {
+      return fail(s);
+    }
+    if (Status s = run(db, "DELETE FROM declared_indexes WHERE ns = ? AND coll = ? AND path = ?",
+                       key);
+        !s) {
+      return fail(s);
+    }
+  }
+  for (const IndexSpec& spec : options_.indexes) {
+    const std::vector<Bind> key = {spec.ns, spec.collection, spec.path.text};
+    auto known = db.prepare(
+        "SELECT 1 FROM declared_indexes WHERE ns = ? AND coll = ? AND path = ?");
+    if (!known) return fail(known.status());
+    (*known)->bind_all(key);
+    const bool present = (*known)->step();
+    known->reset();
+    if (present) continue;
+    if (Status s = run(db, "DELETE FROM field_values WHERE ns = ? AND coll = ? AND path = ?", key);
+        !s) {
+      return fail(s);
+    }
+    auto rows = select_rows(db, {"ns = ? AND coll = ?", {spec.ns, spec.collection}},
+                            "ORDER BY id", -1, 0);
+    if (!rows) return fail(rows.status());
+    for (const Row& row : *rows) {
+      auto doc = parse_doc(row.doc);
+      if (!doc) return fail(doc.status());
+      const Bind owner = owner_bind(*doc);
+      for (const IndexValue& v : index_values(*doc, spec.path)) {
+        if (Status s = run(db,
+                           "INSERT OR IGNORE INTO field_values VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           {spec.ns, spec.collection, spec.path.text,
+                            std::holds_alternative<std::string>(owner) ? owner : Bind(kNoOwner),
+                            static_cast<int64_t>(v.rank), v.value, row.id});
+            !s) {
+          return fail(s);
+        }
+      }
+    }
+    if (Status s = run(db, "INSERT INTO declared_indexes VALUES (?, ?, ?)", key); !s) {
+      return fail(s);
+    }
+  }
+  return db.exec("COMMIT");
+}
+
+// ---- Readers -----------------------------------------------------------------------------------
+
+Result<std::unique_ptr<Connection>> SqliteProjectStore::take_reader() {
+  std::unique_lock lock(readers_mutex_);
+  reader_free_.wait(lock, [&] {
+    return !idle_readers_.empty() || open_readers_ < std::max(1, options_.readers);
+  });
+  if (!idle_readers_.empty()) {
+    auto connection = std::move(idle_readers_.back());
+    idle_readers_.pop_back();
+    return connection;
+  }
+  ++open_readers_;
+  lock.unlock();
+  auto connection = Connection::open(options_.path, /*create=*/false, options_.synchronous_full);
+  if (!connection) {
+    lock.lock();
+    --open_readers_;
+    reader_free_.notify_one();
+  }
+  return connection;
+}
+
+void SqliteProjectStore::give_back(std::unique_ptr<Connection> connection) {
+  {
+    std::lock_guard lock(readers_mutex_);
+    idle_readers_.push_back(std::move(connection));
+  }
+  reader_free_.notify_one();
+}
+
+// Runs `body` in one read transaction (one snapshot) on a pooled reader.
+template <typename F>
+auto SqliteProjectStore::read(F&& body) -> decltype(body(std::declval<Connection&>())) {
+  auto connection = take_reader();
+  if (!connection) return connection.status();
+  Connection& db = **connection;
+  if (Status s = db.exec("BEGIN"); !s) {
+    give_back(std::move(*connection));
+    return s;
+  }
+  auto answer = body(db);
+  db.exec("COMMIT");
+  give_back(std::move(*connection));
+  return answer;
+}
+
+// ---- Writes ------------------------------------------------------------------------------------
+
+std::vector<std::string> SqliteProjectStore::indexed_paths(std::string_view ns,
+                                                           std::string_view collection) const {
+  std::vector<std::string> paths;
+  for (const IndexSpec& spec : options_.indexes) {
+    if (spec.ns == ns && spec.collection == collection) paths.push_back(spec.path.text);
+  }
+  return paths;
+}
+
+Status SqliteProjectStore::write_index_rows(Connection& db, std::string_view ns,
+                                            std::string_view collection, int64_t id,
+                                            const json& doc, bool replace) {
+  if (replace) {
+    if (Status s = run(db, "DELETE FROM field_values WHERE doc = ?", {id}); !s) return s;
+  }
+  const Bind owner = owner_bind(doc);
+  for (const IndexSpec& spec : options_.indexes) {
+    if (spec.ns != ns || spec.collection != collection) continue;
+    for (const IndexValue& v : index_values(doc, spec.path)) {
+      if (Status s = run(db, "INSERT OR IGNORE INTO field_values VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         {std::string(ns), std::string(collection), spec.path.text,
+                          std::holds_alternative<std::string>(owner) ? owner : Bind(kNoOwner),
+                          static_cast<int64_t>(v.rank), v.value, id});
+          !s) {
+        return s;
+      }
+    }
+  }
+  return Status::ok();
+}
+
+Status SqliteProjectStore::insert_one(Connection& db, std::string_view ns,
+                                      std::string_view collection, const json& doc) {
+  const std::string key = doc.at("_key").get<std::string>();
+  auto stmt = db.prepare(
+      "INSERT INTO documents(key, ns, coll, owner, state, created, doc) "
+      "VALUES (?, ?, ?, ?, 0, ?, ?)");
+  if (!stmt) return stmt.status();
+  (*stmt)->bind_all({key, std::string(ns), std::string(collection), owner_bind(doc),
+                     created_bind(doc), doc.dump()});
+  (*stmt)->step();
+  if (!(*stmt)->status()) {
+    if ((*stmt)->extended_error() == SQLITE_CONSTRAINT_UNIQUE) {
+      return Status(store::kDuplicateKey, "the _key '" + key + "' is taken", {{"_key", key}});
+    }
+    return (*stmt)->status();
+  }
+  stmt->reset();
+  const int64_t id = sqlite3_last_insert_rowid(db.handle());
+  if (Status s = write_index_rows(db, ns, collection, id, doc, /*replace=*/false); !s) return s;
+  return run(db, "INSERT OR IGNORE INTO collections VALUES (?, ?)",
+             {std::string(ns), std::string(collection)});
+}
+
+Status SqliteProjectStore::store_change(Connection& db, std::string_view ns,
+                                        std::string_view collection, int64_t id, const json& doc) {
+  if (Status s = run(db, "UPDATE documents SET doc = ?, owner = ?, created = ? WHERE id = ?",
+                     {doc.dump(), owner_bind(doc), created_bind(doc), id});
+      !s) {
+    return s;
+  }
+  return write_index_rows(db, ns, collection, id, doc, /*replace=*/true);
+}
+
+Status SqliteProjectStore::insert(std::string_view ns, const store::InsertRequest& request) {
+  return writer_->run([&](Connection& db) {
+    for (const json& doc : request.documents) {
+      if (Status s = insert_one(db, ns, request.collection, doc); !s) return s;
+    }
+    return Status::ok();
+  });
+}
+
+Result<store::UpdateAnswer> SqliteProjectStore::update(std::string_view ns,
+                                                       const store::UpdateRequest& request) {
+  store::UpdateAnswer answer;
+  const auto indexed = indexed_paths(ns, request.collection);
+  Status status = writer_->run([&](Connection& db) {
+    answer.documents.clear();
+    for (const store::UpdateStep& step : request.steps) {
+      const Target target{ns, request.collection, &request.scope, store::State::kActive};
+      auto rows = select_rows(db, build_filter(target, step.match, indexed), "ORDER BY id", -1, 0);
+      if (!rows) return rows.status();
+      for (const Row& row : *rows) {
+        auto doc = parse_doc(row.doc);
+        if (!doc) return doc.status();
+        if (Status s = store::apply_change(*doc, step.change); !s) return s;
+        if (Status s = store_change(db, ns, request.collection, row.id, *doc); !s) return s;
+        answer.documents.push_back(std::move(*doc));
+      }
+    }
+    return Status::ok();
+  });
+  if (!status) return status;
+  return answer;
+}
+
+Result<store::UpsertAnswer> SqliteProjectStore::upsert(std::string_view ns,
+                                                       const store::UpsertRequest& request) {
+  store::UpsertAnswer answer;
+  const auto indexed = indexed_paths(ns, request.collection);
+  Status status = writer_->run([&](Connection& db) -> Status {
+    const Target target{ns, request.collection, &request.scope, store::State::kActive};
+    auto rows = select_rows(db, build_filter(target, request.match, indexed), build_order({}), 1, 0);
+    if (!rows) return rows.status();
+    if (rows->empty()) {
+      answer = {request.insert, true};
+      return insert_one(db, ns, request.collection, request.insert);
+    }
+    auto doc = parse_doc(rows->front().doc);
+    if (!doc) return doc.status();
+    if (Status s = store::apply_change(*doc, request.change); !s) return s;
+    answer = {*doc, false};
+    return store_change(db, ns, request.collection, rows->front().id, *doc);
+  });
+  if (!status) return status;
+  return answer;
+}
+
+Result<store::KeysAnswer> SqliteProjectStore::change_state(std::string_view ns,
+                                                           const store::StateRequest& request) {
+  store::KeysAnswer answer;
+  const auto indexed = indexed_paths(ns, request.collection);
+  Status status = writer_->run([&](Connection& db) -> Status {
+    const Target target{ns, request.collection, &request.scope, request.from};
+    auto rows = select_rows(db, build_filter(target, request.match, indexed), "ORDER BY id", -1, 0);
+    if (!rows) return rows.status();
+    for (const Row& row : *rows) {
+      if (Status s = run(db, "UPDATE documents SET state = ?, ref = ?, state_ms = ? WHERE id = ?",
+                         {static_cast<int64_t>(state_code(request.to)), request.ref,
+                          request.at_ms, row.id});
+          !s) {
+        return s;
+      }
+    }
+    answer.keys = sorted_keys(*rows);
+    return Status::ok();
+  });
+  if (!status) return status;
+  return answer;
+}
+
+Result<store::KeysAnswer> SqliteProjectStore::restore(std::string_view ns,
+                                                      const store::RestoreRequest& request) {
+  store::KeysAnswer answer;
+  Status status = writer_->run([&](Connection& db) -> Status {
+    const Target target{ns, request.collection, &request.scope, std::nullopt};
+    SqlFilter filter = build_filter(target, {}, {});
+    filter.where += " AND ref = ? AND state <> 0";
+    filter.binds.push_back(request.ref);
+    auto rows = select_rows(db, filter, "ORDER BY id", -1, 0);
+    if (!rows) return rows.status();
+    for (const Row& row : *rows) {
+      if (Status s = run(db,
+                         "UPDATE documents SET state = 0, ref = NULL, state_ms = NULL WHERE id = ?",
+                         {row.id});
+          !s) {
+        return s;
+      }
+    }
+    answer.keys = sorted_keys(*rows);
+    return Status::ok();
+  });
+  if (!status) return status;
+  return answer;
+}
+
+Result<int64_t> SqliteProjectStore::purge(std::string_view ns, const store::PurgeRequest& request) {
+  int64_t removed = 0;
+  Status status = writer_->run([&](Connection& db) -> Status {
+    const std::vector<Bind> binds = {std::string(ns),
+                                     static_cast<int64_t>(state_code(request.state)),
+                                     request.before_ms};
+    const std::string selected = "ns = ? AND state = ? AND state <> 0 AND state_ms < ?";
+    if (Status s = run(db,
+                       "DELETE FROM field_values WHERE doc IN (SELECT id FROM documents WHERE " +
+                           selected + ")",
+                       binds);
+        !s) {
+      return s;
+    }
+    if (Status s = run(db, "DELETE FROM documents WHERE " + selected, binds); !s) return s;
+    removed = db.changes();
+    return Status::ok();
+  });
+  if (!status) return status;
+  return removed;
+}
+
+// ---- Reads -------------------------------------------------------------------------------------
+
+Result<store::FindAnswer> SqliteProjectStore::find(std::string_view ns,
+                                                   const store::FindRequest& request) {
+  const Target target{ns, request.collection, &request.scope, request.state};
+  const SqlFilter filter = build_filter(target, request.match, indexed_paths(ns, request.collection));
+  return read([&](Connection& db) -> Result<store::FindAnswer> {
+    auto rows = select_rows(db, filter, build_order(request.sort), request.limit, request.offset);
+    if (!rows) return rows.status();
+    store::FindAnswer answer;
+    answer.documents.reserve(rows->size());
+    for (const Row& row : *rows) {
+      auto doc = parse_doc(row.doc);
+      if (!doc) return doc.status();
+      answer.documents.push_back(std::move(*doc));
+    }
+    if (request.with_total) {
+      auto total = count_rows(db, filter);
+      if (!total) return total.status();
+      answer.total = *total;
+    }
+    return answer;
+  });
+}
+
+Result<int64_t> SqliteProjectStore::count(std::string_view ns, const store::CountRequest& request) {
+  const Target target{ns, request.collection, &request.scope, request.state};
+  const SqlFilter filter = build_filter(target, request.match, indexed_paths(ns, request.collection));
+  return read([&](Connection& db) { return count_rows(db, filter); });
+}
+
+Result<bool> SqliteProjectStore::collection_exists(std::string_view ns,
+                                                   std::string_view collection) {
+  return read([&](Connection& db) -> Result<bool> {
+    auto stmt = db.prepare("SELECT 1 FROM collections WHERE ns = ? AND coll = ?");
+    if (!stmt) return stmt.status();
+    (*stmt)->bind_all({std::string(ns), std::string(collection)});
+    const bool exists = (*stmt)->step();
+    if (!(*stmt)->status()) return (*stmt)->status();
+    return exists;
+  });
+}
+
+Status SqliteProjectStore::ping() {
+  return read([&](Connection& db) -> Result<bool> {
+           auto stmt = db.prepare("SELECT 1");
+           if (!stmt) return stmt.status();
+           (*stmt)->step();
+           if (!(*stmt)->status()) return (*stmt)->status();
+           return true;
+         })
+      .status();
+}
+
+}  // namespace opbase::host::sqlite

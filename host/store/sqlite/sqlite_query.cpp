@@ -1,0 +1,192 @@
+// Query trees to SQL for the sqlite driver (see sqlite_query.hpp).
+#include "store/sqlite/sqlite_query.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace opbase::host::sqlite {
+namespace {
+
+using nlohmann::json;
+
+// Type brackets of query::compare_values, as stored in field_values.rank.
+constexpr int kRankNumber = 1;
+constexpr int kRankString = 2;
+constexpr int kRankBool = 5;
+
+// The index form of a scalar operand, or nullopt when the index cannot answer for it exactly.
+std::optional<IndexValue> index_form(const json& value) {
+  switch (value.type()) {
+    case json::value_t::number_integer:
+      return IndexValue{kRankNumber, value.get<int64_t>()};
+    case json::value_t::number_unsigned:
+      if (value.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        return std::nullopt;  // SQLite has no exact type for it
+      }
+      return IndexValue{kRankNumber, static_cast<int64_t>(value.get<uint64_t>())};
+    case json::value_t::number_float:
+      return IndexValue{kRankNumber, value.get<double>()};
+    case json::value_t::string:
+      return IndexValue{kRankString, value.get<std::string>()};
+    case json::value_t::boolean:
+      return IndexValue{kRankBool, static_cast<int64_t>(value.get<bool>() ? 1 : 0)};
+    default:
+      return std::nullopt;
+  }
+}
+
+std::string_view comparison(query::Op op) {
+  switch (op) {
+    case query::Op::kGt:
+      return ">";
+    case query::Op::kGte:
+      return ">=";
+    case query::Op::kLt:
+      return "<";
+    case query::Op::kLte:
+      return "<=";
+    default:
+      return "=";
+  }
+}
+
+// The field_values predicate of one condition, or false when the index cannot answer it.
+bool index_predicate(const query::Condition& c, std::string* sql, std::vector<Bind>* binds) {
+  if (c.op == query::Op::kIn) {
+    if (!c.value.is_array() || c.value.empty()) return false;
+    std::vector<IndexValue> values;
+    for (const json& operand : c.value) {
+      auto form = index_form(operand);
+      if (!form) return false;
+      values.push_back(std::move(*form));
+    }
+    *sql = "(";
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      *sql += i ? " OR (rank = ? AND value = ?)" : "(rank = ? AND value = ?)";
+      binds->push_back(static_cast<int64_t>(values[i].rank));
+      binds->push_back(values[i].value);
+    }
+    *sql += ")";
+    return true;
+  }
+  if (c.op == query::Op::kNe || c.op == query::Op::kNin) return false;
+  auto form = index_form(c.value);
+  if (!form) return false;
+  // Range operators compare numbers with numbers and strings with strings only.
+  if (c.op != query::Op::kEq && form->rank == kRankBool) return false;
+  *sql = "rank = ? AND value " + std::string(comparison(c.op)) + " ?";
+  binds->push_back(static_cast<int64_t>(form->rank));
+  binds->push_back(form->value);
+  return true;
+}
+
+void add_scope(const Target& target, std::string* where, std::vector<Bind>* binds) {
+  if (target.scope != nullptr && target.scope->owner) {
+    *where += " AND owner = ?";
+    binds->push_back(*target.scope->owner);
+  }
+}
+
+// A JSON path SQLite can spell for these segments ($."a"."b"), or nullopt.
+std::optional<std::string> sql_json_path(const query::FieldPath& path) {
+  std::string out = "$";
+  for (const std::string& segment : path.segments) {
+    const bool plain = std::none_of(segment.begin(), segment.end(), [](char ch) {
+      return ch == '"' || ch == '\\' || ch == '\'' || static_cast<unsigned char>(ch) < 0x20;
+    });
+    if (!plain) return std::nullopt;
+    out += ".\"" + segment + "\"";
+  }
+  return out;
+}
+
+std::string sql_literal(std::string_view text) {
+  std::string out = "'";
+  for (char ch : text) out += ch == '\'' ? std::string("''") : std::string(1, ch);
+  return out + "'";
+}
+
+std::string sort_terms(const query::SortKey& key) {
+  const std::string dir = key.descending ? " DESC" : " ASC";
+  if (key.path.text == "_created_at") return "created" + dir;
+  if (key.path.text == "_key") return "key" + dir;
+  std::string source = "doc";
+  std::string path;
+  if (auto spelled = sql_json_path(key.path)) {
+    path = sql_literal(*spelled);
+  } else {
+    source = "ob_extract(doc, " + sql_literal(key.path.text) + ")";
+    path = "'$'";
+  }
+  const std::string type = "json_type(" + source + ", " + path + ")";
+  const std::string value = "json_extract(" + source + ", " + path + ")";
+  return "CASE " + type +
+         " WHEN 'integer' THEN 1 WHEN 'real' THEN 1 WHEN 'text' THEN 2 WHEN 'object' THEN 3"
+         " WHEN 'array' THEN 4 WHEN 'true' THEN 5 WHEN 'false' THEN 5 ELSE 0 END" +
+         dir + ", CASE WHEN " + type + " IN ('object', 'array') THEN NULL ELSE " + value + " END" +
+         dir + ", CASE WHEN " + type + " IN ('object', 'array') THEN " + value +
+         " END COLLATE ob_json" + dir;
+}
+
+void add_index_values(const json& value, std::vector<IndexValue>* out) {
+  if (auto form = index_form(value)) out->push_back(std::move(*form));
+}
+
+}  // namespace
+
+int state_code(store::State state) { return static_cast<int>(state); }
+
+SqlFilter build_filter(const Target& target, const query::Match& match,
+                       const std::vector<std::string>& indexed) {
+  SqlFilter out;
+  out.where = "ns = ? AND coll = ?";
+  out.binds = {std::string(target.ns), std::string(target.collection)};
+  if (target.state) {
+    out.where += " AND state = ?";
+    out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
+  }
+  add_scope(target, &out.where, &out.binds);
+  query::Match residual;
+  for (const query::Condition& c : match) {
+    const bool declared =
+        std::find(indexed.begin(), indexed.end(), c.path.text) != indexed.end();
+    std::string predicate;
+    std::vector<Bind> predicate_binds;
+    if (!declared || !index_predicate(c, &predicate, &predicate_binds)) {
+      residual.push_back(c);
+      continue;
+    }
+    out.where += " AND id IN (SELECT doc FROM field_values WHERE ns = ? AND coll = ? AND path = ?";
+    out.binds.insert(out.binds.end(), {std::string(target.ns), std::string(target.collection),
+                                       c.path.text});
+    add_scope(target, &out.where, &out.binds);
+    out.where += " AND " + predicate + ")";
+    out.binds.insert(out.binds.end(), predicate_binds.begin(), predicate_binds.end());
+  }
+  if (!residual.empty()) {
+    out.where += " AND ob_match(doc, ?)";
+    out.binds.push_back(store::match_to_json(residual).dump());
+  }
+  return out;
+}
+
+std::string build_order(const std::vector<query::SortKey>& sort) {
+  if (sort.empty()) return "ORDER BY created DESC, key DESC";
+  std::string out = "ORDER BY ";
+  for (const query::SortKey& key : sort) out += sort_terms(key) + ", ";
+  return out + (sort.back().descending ? "key DESC" : "key ASC");
+}
+
+std::vector<IndexValue> index_values(const json& doc, const query::FieldPath& path) {
+  std::vector<IndexValue> out;
+  for (const json* value : query::collect(doc, path).values) {
+    if (value->is_array()) {
+      for (const json& element : *value) add_index_values(element, &out);
+    } else {
+      add_index_values(*value, &out);
+    }
+  }
+  return out;
+}
+
+}  // namespace opbase::host::sqlite

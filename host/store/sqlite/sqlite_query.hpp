@@ -1,0 +1,52 @@
+// The translation of a query tree (query.hpp) into SQL over the sqlite driver's tables
+// (sqlite_schema.hpp), exact by construction:
+//  - a condition on a declared index path (config datastore.indexes) whose operand is a number,
+//    a string or (for equality and $in) a boolean becomes a lookup in `field_values`, the
+//    multikey index that holds, per document, every scalar that query::collect reaches there
+//    (array elements one by one), with its type bracket as `rank`;
+//  - every other condition goes, as one residual match, to ob_match(doc, ?), which runs the
+//    reference evaluator itself;
+//  - sort keys sort by type bracket, then value, then (objects and arrays) COLLATE ob_json,
+//    which is query::compare_values' order; ties break by `_key` in the last key's direction.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "opbase/query.hpp"
+#include "opbase/store.hpp"
+#include "store/sqlite/sqlite_connection.hpp"
+
+namespace opbase::host::sqlite {
+
+// The rows a request reaches: a collection of a namespace, a scope, and a state (nullopt: any).
+struct Target {
+  std::string_view ns;
+  std::string_view collection;
+  const store::Scope* scope = nullptr;
+  std::optional<store::State> state = store::State::kActive;
+};
+
+struct SqlFilter {
+  std::string where;  // without the WHERE keyword
+  std::vector<Bind> binds;
+};
+
+// `indexed` holds the declared index paths of the target's collection.
+SqlFilter build_filter(const Target& target, const query::Match& match,
+                       const std::vector<std::string>& indexed);
+
+// "ORDER BY ..." for the sort keys (empty: `_created_at` descending).
+std::string build_order(const std::vector<query::SortKey>& sort);
+
+// The state column's value, and the index rows of a document (rank, value) for one path.
+int state_code(store::State state);
+struct IndexValue {
+  int rank;
+  Bind value;
+};
+std::vector<IndexValue> index_values(const nlohmann::json& doc, const query::FieldPath& path);
+
+}  // namespace opbase::host::sqlite

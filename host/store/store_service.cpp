@@ -1,0 +1,87 @@
+// The `store.*` host services (see store_service.hpp).
+#include "store/store_service.hpp"
+
+namespace opbase::host {
+namespace {
+
+using nlohmann::json;
+
+json keys_json(const store::KeysAnswer& answer) { return {{"keys", answer.keys}}; }
+
+// Decodes with `decode`, runs `run`, shapes the answer with `shape`.
+template <typename Decode, typename Run, typename Shape>
+Result<json> serve(const json& input, Decode&& decode, Run&& run, Shape&& shape) {
+  auto request = decode(input);
+  if (!request) return request.status();
+  auto answer = run(*request);
+  if (!answer) return answer.status();
+  return shape(*answer);
+}
+
+}  // namespace
+
+bool is_store_service(std::string_view name) { return name.starts_with(kStoreServicePrefix); }
+
+Result<json> call_store_service(ProjectStore& store, std::string_view ns,
+                                std::string_view service, const json& input) {
+  const std::string_view verb = service.substr(kStoreServicePrefix.size());
+  if (verb == "insert") {
+    auto request = store::decode_insert(input);
+    if (!request) return request.status();
+    if (Status s = store.insert(ns, *request); !s) return s;
+    return json{{"inserted", request->documents.size()}};
+  }
+  if (verb == "find") {
+    return serve(
+        input, store::decode_find, [&](const auto& r) { return store.find(ns, r); },
+        [](const store::FindAnswer& a) {
+          json out = {{"documents", a.documents}};
+          if (a.total >= 0) out["total"] = a.total;
+          return out;
+        });
+  }
+  if (verb == "count") {
+    return serve(
+        input, store::decode_count, [&](const auto& r) { return store.count(ns, r); },
+        [](int64_t n) { return json{{"count", n}}; });
+  }
+  if (verb == "update") {
+    return serve(
+        input, store::decode_update, [&](const auto& r) { return store.update(ns, r); },
+        [](const store::UpdateAnswer& a) { return json{{"documents", a.documents}}; });
+  }
+  if (verb == "upsert") {
+    return serve(
+        input, store::decode_upsert, [&](const auto& r) { return store.upsert(ns, r); },
+        [](const store::UpsertAnswer& a) {
+          return json{{"document", a.document}, {"inserted", a.inserted}};
+        });
+  }
+  if (verb == "change_state") {
+    return serve(
+        input, store::decode_state, [&](const auto& r) { return store.change_state(ns, r); },
+        keys_json);
+  }
+  if (verb == "restore") {
+    return serve(
+        input, store::decode_restore, [&](const auto& r) { return store.restore(ns, r); },
+        keys_json);
+  }
+  if (verb == "purge") {
+    return serve(
+        input, store::decode_purge, [&](const auto& r) { return store.purge(ns, r); },
+        [](int64_t n) { return json{{"count", n}}; });
+  }
+  if (verb == "collection_exists") {
+    const auto it = input.find("collection");
+    if (it == input.end() || !it->is_string()) {
+      return Status::validation("store request: 'collection' must be a string");
+    }
+    auto exists = store.collection_exists(ns, it->get<std::string>());
+    if (!exists) return exists.status();
+    return json{{"exists", *exists}};
+  }
+  return Status::internal("the host has no service '" + std::string(service) + "'");
+}
+
+}  // namespace opbase::host

@@ -1,0 +1,24 @@
+// The host services `store.*`: how a plugin reaches its project's DocumentStore through the ABI's
+// call_service (ABI 1.0 unchanged). The namespace is the calling plugin's name, given by the
+// host, so a plugin cannot address another plugin's collections.
+// Thread-safety: stateless; safe from any thread.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+#include "opbase/status.hpp"
+#include "store/document_store.hpp"
+
+namespace opbase::host {
+
+inline constexpr std::string_view kStoreServicePrefix = "store.";
+
+bool is_store_service(std::string_view name);
+
+// Decodes `input` (store.hpp's JSON), runs it on `store` and answers the JSON the SDK client
+// (document_store.hpp) reads. An unknown store service is INTERNAL_ERROR naming it.
+Result<nlohmann::json> call_store_service(ProjectStore& store, std::string_view ns,
+                                          std::string_view service, const nlohmann::json& input);
+
+}  // namespace opbase::host

@@ -1,0 +1,93 @@
+// The configured store driver and the stores of the projects (see stores.hpp).
+#include "store/stores.hpp"
+
+#include "store/mongo/mongo_driver.hpp"
+#include "store/sqlite/sqlite_driver.hpp"
+
+namespace opbase::host {
+namespace {
+
+// The namespace of the collection plugin: datastore indexes are its collections'.
+constexpr std::string_view kDatastoreNamespace = "collection";
+
+bool valid_collection(std::string_view name) {
+  if (name.empty() || name.size() > 64) return false;
+  if (!(name.front() == '_' || (name.front() >= 'a' && name.front() <= 'z'))) return false;
+  for (char ch : name) {
+    if (!(ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'))) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<std::vector<IndexSpec>> parse_index_list(const std::vector<std::string>& entries) {
+  std::vector<IndexSpec> out;
+  for (const std::string& entry : entries) {
+    const auto dot = entry.find('.');
+    const std::string collection = entry.substr(0, dot);
+    auto path = dot == std::string::npos ? Result<query::FieldPath>(Status::validation(""))
+                                         : query::parse_path(entry.substr(dot + 1));
+    if (!valid_collection(collection) || !path) {
+      return Status::validation("datastore.indexes: '" + entry +
+                                "' is not <collection>.<field path> (e.g. items.category)");
+    }
+    out.push_back({std::string(kDatastoreNamespace), collection, std::move(*path)});
+  }
+  return out;
+}
+
+Result<std::unique_ptr<Stores>> Stores::from(const Config& config) {
+  auto indexes = parse_index_list(config.get_list("datastore.indexes"));
+  if (!indexes) return indexes.status();
+  const std::string driver = config.get_or("storage.driver", "sqlite");
+  if (driver == "sqlite") {
+    auto readers = config.get_int("storage.sqlite.readers", 1, 256);
+    if (!readers) return readers.status();
+    const std::string sync = config.get_or("storage.sqlite.synchronous", "full");
+    if (sync != "full" && sync != "normal") {
+      return Status::validation("storage.sqlite.synchronous must be full or normal, not '" + sync +
+                                "'");
+    }
+    return std::make_unique<Stores>(std::make_unique<SqliteDriver>(
+        SqliteOptions{config.get_or("storage.path", "data"), static_cast<int>(*readers),
+                      sync == "full", std::move(*indexes)}));
+  }
+  if (driver == "mongodb") {
+    return std::make_unique<Stores>(std::make_unique<MongoDriver>(
+        MongoOptions{config.get_or("storage.mongodb.uri"),
+                     config.get_or("storage.mongodb.database_prefix", "opbase_"),
+                     std::move(*indexes)}));
+  }
+  return Status::validation("storage.driver must be sqlite or mongodb, not '" + driver + "'");
+}
+
+Status Stores::open_all(const std::vector<std::string>& project_ids) {
+  for (const std::string& id : project_ids) {
+    auto store = driver_->open(id);
+    if (!store) {
+      return Status(store.status().code(), "the " + std::string(driver_->name()) +
+                                               " store of project '" + id +
+                                               "' cannot open: " + store.status().message());
+    }
+    stores_[id] = std::move(*store);
+  }
+  return Status::ok();
+}
+
+ProjectStore* Stores::of(std::string_view project_id) const {
+  const auto it = stores_.find(project_id);
+  return it == stores_.end() ? nullptr : it->second.get();
+}
+
+nlohmann::json Stores::readiness(bool* ready) const {
+  nlohmann::json projects = nlohmann::json::object();
+  for (const auto& [id, store] : stores_) {
+    const Status status = store->ping();
+    projects[id] = status ? "ok" : status.message();
+    if (!status) *ready = false;
+  }
+  return {{"driver", driver_->name()}, {"projects", projects}};
+}
+
+}  // namespace opbase::host

@@ -1,0 +1,42 @@
+// Stores: the configured DocumentStore driver and the opened store of every project. Built at
+// start from `storage.*` and `datastore.indexes`; every configured project's store is opened
+// before plugins load, so a store that cannot open stops the start with its reason.
+// Thread-safety: of() and readiness() may be called from any thread once start() returned.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "config/config.hpp"
+#include "store/document_store.hpp"
+
+namespace opbase::host {
+
+class Stores {
+ public:
+  // The driver of `storage.driver` with its options; VALIDATION_ERROR naming a bad key.
+  static Result<std::unique_ptr<Stores>> from(const Config& config);
+  // Test seam: any driver.
+  explicit Stores(std::unique_ptr<StoreDriver> driver) : driver_(std::move(driver)) {}
+
+  // Opens the stores of these projects.
+  Status open_all(const std::vector<std::string>& project_ids);
+  // The store of a project (opened at start), or nullptr.
+  ProjectStore* of(std::string_view project_id) const;
+  std::string_view driver_name() const { return driver_->name(); }
+
+  // {"driver": "sqlite", "projects": {"default": "ok" | "<error>"}}; ready when every one is ok.
+  nlohmann::json readiness(bool* ready) const;
+
+ private:
+  std::unique_ptr<StoreDriver> driver_;
+  std::map<std::string, std::shared_ptr<ProjectStore>, std::less<>> stores_;
+};
+
+// `datastore.indexes`: "items.category, orders.total" → the collection plugin's IndexSpecs.
+Result<std::vector<IndexSpec>> parse_index_list(const std::vector<std::string>& entries);
+
+}  // namespace opbase::host
