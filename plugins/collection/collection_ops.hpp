@@ -1,0 +1,60 @@
+// The datastore ops (spec 4.2 with DECISIONS 5-15, 37-39) over the project's DocumentStore:
+// find, insert, update, upsert, count, delete, archive, restore, and the statement form of
+// insert. Every op acts only on the caller's own documents (scope = the signed-in user).
+// Thread-safety: handlers run concurrently; the shared caches are guarded.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <set>
+#include <shared_mutex>
+#include <string>
+
+#include "opbase/document_store.hpp"
+#include "opbase/host.hpp"
+#include "opbase/op.hpp"
+#include "opbase/query.hpp"
+#include "settings.hpp"
+
+namespace opbase::collection {
+
+class CollectionOps {
+ public:
+  CollectionOps(const Host& host, Settings settings);
+
+  Result<Reply> find(const Request& request);
+  Result<Reply> insert(const Request& request);
+  Result<Reply> statement(const Request& request);
+  Result<Reply> update(const Request& request);
+  Result<Reply> upsert(const Request& request);
+  Result<Reply> count(const Request& request);
+  Result<Reply> remove(const Request& request);  // collection.delete
+  Result<Reply> archive(const Request& request);
+  Result<Reply> restore(const Request& request);
+
+ private:
+  Result<Reply> insert_documents(const Request& request, const std::string& collection,
+                                 const nlohmann::json& data);
+  Result<nlohmann::json> owner_for_insert(const Request& request, const std::string& collection);
+  Status require_collection(std::string_view project, const std::string& collection);
+  Result<Reply> move_state(const Request& request, store::State to, std::string_view event);
+  void purge_if_due(std::string_view project, bool force);
+  void publish(const Request& request, std::string_view type, const std::string& collection,
+               const std::vector<std::string>& keys) const;
+  Result<store::FindAnswer> find_with_lookup(const Request& request, store::FindRequest query,
+                                             const nlohmann::json& lookup,
+                                             const query::Match& filter,
+                                             const query::Paging& paging);
+
+  const Host& host_;
+  DocumentStore store_;
+  Settings settings_;
+  query::ParseOptions user_query_;  // users' limits; base properties addressable
+
+  std::shared_mutex known_mutex_;
+  std::set<std::string, std::less<>> known_collections_;  // "<project>/<name>": exist for good
+  std::mutex purge_mutex_;
+  std::map<std::string, int64_t, std::less<>> last_purge_ms_;
+};
+
+}  // namespace opbase::collection

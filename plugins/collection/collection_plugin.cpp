@@ -1,0 +1,50 @@
+// The collection plugin: the document datastore's ops under collection.* (db.* is bound by the
+// host), the statement form as collection.statement.
+#include <memory>
+
+#include "collection_ops.hpp"
+#include "opbase/sdk.hpp"
+
+namespace {
+
+using opbase::Access;
+using opbase::Reply;
+using opbase::Request;
+using opbase::Result;
+using opbase::Status;
+using opbase::collection::CollectionOps;
+
+class CollectionPlugin final : public opbase::Plugin {
+ public:
+  Status init(opbase::Registrar& r) override {
+    auto settings = opbase::collection::Settings::load(host());
+    if (!settings) return settings.status();
+    ops_ = std::make_unique<CollectionOps>(host(), std::move(*settings));
+    using Handler = Result<Reply> (CollectionOps::*)(const Request&);
+    const std::pair<const char*, Handler> user_ops[] = {
+        {"collection.find", &CollectionOps::find},
+        {"collection.update", &CollectionOps::update},
+        {"collection.upsert", &CollectionOps::upsert},
+        {"collection.count", &CollectionOps::count},
+        {"collection.delete", &CollectionOps::remove},
+        {"collection.archive", &CollectionOps::archive},
+        {"collection.restore", &CollectionOps::restore},
+        {"collection.statement", &CollectionOps::statement},
+    };
+    for (const auto& [name, handler] : user_ops) {
+      r.op(name, Access::kUser,
+           [this, handler = handler](const Request& req) { return ((*ops_).*handler)(req); });
+    }
+    // Anonymous insert is possible for listed collections (DECISIONS 15): the op decides.
+    r.op("collection.insert", Access::kUserOptional,
+         [this](const Request& req) { return ops_->insert(req); });
+    return r.status();
+  }
+
+ private:
+  std::unique_ptr<CollectionOps> ops_;
+};
+
+}  // namespace
+
+OPBASE_PLUGIN(CollectionPlugin, "collection", "1.0.0")

@@ -1,0 +1,122 @@
+// The rules of user documents (see document_rules.hpp).
+#include "document_rules.hpp"
+
+#include <sys/random.h>
+
+#include <array>
+#include <ctime>
+#include <stdexcept>
+
+namespace opbase::collection {
+namespace {
+
+using nlohmann::json;
+
+std::array<unsigned char, 16> random_16() {
+  std::array<unsigned char, 16> bytes{};
+  std::size_t filled = 0;
+  while (filled < bytes.size()) {
+    const ssize_t n = getrandom(bytes.data() + filled, bytes.size() - filled, 0);
+    if (n < 0) throw std::runtime_error("getrandom failed");
+    filled += static_cast<std::size_t>(n);
+  }
+  return bytes;
+}
+
+std::string hex(const std::array<unsigned char, 16>& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(32);
+  for (unsigned char b : bytes) {
+    out += kDigits[b >> 4];
+    out += kDigits[b & 0xF];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string new_key() {
+  auto bytes = random_16();
+  bytes[6] = static_cast<unsigned char>((bytes[6] & 0x0F) | 0x40);  // version 4
+  bytes[8] = static_cast<unsigned char>((bytes[8] & 0x3F) | 0x80);  // RFC 4122 variant
+  return hex(bytes);
+}
+
+std::string new_ref() { return hex(random_16()); }
+
+std::string iso_time(int64_t unix_ms) {
+  const std::time_t seconds = static_cast<std::time_t>(unix_ms / 1000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[80];
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
+                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                static_cast<int>(unix_ms % 1000));
+  return text;
+}
+
+bool user_field_name(std::string_view name) {
+  return !name.empty() && name.front() != '_' && name.front() != '$';
+}
+
+Status check_nested_names(const json& value, std::string_view field) {
+  if (value.is_object()) {
+    for (const auto& [name, inner] : value.items()) {
+      if (name.empty() || name.front() == '$') {
+        return Status::validation("field names may not be empty or start with '$'",
+                                  {{"field", std::string(field) + "." + name}});
+      }
+      if (Status s = check_nested_names(inner, field); !s) return s;
+    }
+  } else if (value.is_array()) {
+    for (const json& element : value) {
+      if (Status s = check_nested_names(element, field); !s) return s;
+    }
+  }
+  return Status::ok();
+}
+
+Result<json> new_document(const json& data, const json& owner, int64_t now_ms, int64_t max_bytes,
+                          int64_t index) {
+  auto with_index = [&](json details) {
+    if (index >= 0) details["index"] = index;
+    return details;
+  };
+  if (!data.is_object()) {
+    return Status::validation("each document must be a JSON object", with_index({{"field", "data"}}));
+  }
+  json doc = json::object();
+  for (const auto& [name, value] : data.items()) {
+    if (!name.empty() && name.front() == '_') continue;  // system names are ignored on insert
+    if (name.empty() || name.front() == '$') {
+      return Status::validation("field names may not be empty or start with '$'",
+                                with_index({{"field", name}}));
+    }
+    if (Status s = check_nested_names(value, name); !s) {
+      return Status::validation(s.message(), with_index(s.details()));
+    }
+    doc[name] = value;
+  }
+  const std::string now = iso_time(now_ms);
+  doc["_key"] = new_key();
+  doc["_userkey"] = owner;
+  doc["_created_at"] = now;
+  doc["_modified_at"] = now;
+  const auto size = static_cast<int64_t>(doc.dump().size());
+  if (size > max_bytes) {
+    return Status::validation("the document is larger than the maximum of " +
+                                  std::to_string(max_bytes) + " bytes",
+                              with_index({{"limit", max_bytes}, {"size", size}}));
+  }
+  return doc;
+}
+
+json with_updated_at(json document) {
+  if (auto it = document.find("_modified_at"); it != document.end()) {
+    document["_updated_at"] = *it;
+  }
+  return document;
+}
+
+}  // namespace opbase::collection
