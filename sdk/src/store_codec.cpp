@@ -280,6 +280,11 @@ Result<InsertRequest> decode_insert(const json& wire) {
       if (owner != doc.end() && !owner->is_string() && !owner->is_null()) {
         return bad_field("documents", "_userkey must be a string or null");
       }
+      const auto created = doc.find("_created_at");
+      if (created != doc.end() && !created->is_string() && !created->is_number() &&
+          !created->is_null()) {
+        return bad_field("documents", "_created_at must be a string, a number or null");
+      }
       r.documents.push_back(doc);
     }
     return r;

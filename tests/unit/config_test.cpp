@@ -393,7 +393,7 @@ TEST(ConfigChildren, DistinctSortedNextSegments) {
                                          {"projectsx.other.key", "not a child"}});
   // projects.generate_default and projects.print_generated_keys have no further segment.
   EXPECT_EQ(config.children("projects."), (std::vector<std::string>{"a", "default", "shop"}));
-  EXPECT_EQ(config.children("storage."), (std::vector<std::string>{"mongodb"}));
+  EXPECT_EQ(config.children("storage."), (std::vector<std::string>{"mongodb", "sqlite"}));
   EXPECT_TRUE(config.children("server.").empty());
   EXPECT_TRUE(config.children("nothing.").empty());
 }

@@ -20,7 +20,7 @@ CREATE TABLE IF NOT EXISTS documents(
   state INTEGER NOT NULL DEFAULT 0,
   ref TEXT,
   state_ms INTEGER,
-  created TEXT,
+  created,  -- no type: numbers stay numbers, so the column sorts in compare_values order
   doc TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS documents_scope ON documents(ns, coll, owner, state, created, key);
 CREATE INDEX IF NOT EXISTS documents_ref ON documents(ref) WHERE ref IS NOT NULL;
@@ -46,10 +46,15 @@ Bind owner_bind(const json& doc) {
   return it->get<std::string>();
 }
 
+// The `created` column: SQLite orders NULL < numbers < text, the brackets of compare_values, so
+// the column sorts exactly for the types the store accepts there (store.hpp).
 Bind created_bind(const json& doc) {
   const auto it = doc.find("_created_at");
-  if (it == doc.end() || !it->is_string()) return nullptr;
-  return it->get<std::string>();
+  if (it == doc.end()) return nullptr;
+  if (it->is_string()) return it->get<std::string>();
+  if (it->is_number_integer()) return it->get<int64_t>();
+  if (it->is_number()) return it->get<double>();
+  return nullptr;
 }
 
 Result<json> parse_doc(std::string_view text) {
@@ -330,7 +335,7 @@ Result<store::UpdateAnswer> SqliteProjectStore::update(std::string_view ns,
     answer.documents.clear();
     for (const store::UpdateStep& step : request.steps) {
       const Target target{ns, request.collection, &request.scope, store::State::kActive};
-      auto rows = select_rows(db, build_filter(target, step.match, indexed), "ORDER BY id", -1, 0);
+      auto rows = select_rows(db, build_filter(target, step.match, indexed), "ORDER BY key", -1, 0);
       if (!rows) return rows.status();
       for (const Row& row : *rows) {
         auto doc = parse_doc(row.doc);

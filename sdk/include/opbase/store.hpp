@@ -7,7 +7,9 @@
 // in the whole project store) and an owner `_userkey` (a string, or null for documents nobody
 // owns). Each plugin has its own namespace of collections, chosen by the host from the calling
 // plugin's name, so no plugin can read another's collections. A document is active, deleted or
-// archived; only active documents are seen unless a request asks for another state. Queries are
+// archived; only active documents are seen unless a request asks for another state. A
+// document's `_created_at`, which the default order sorts by, is a string, a number, null or
+// absent (insert refuses other types). Queries are
 // the parsed trees of query.hpp; the store evaluates them with exactly the reference semantics.
 // Thread-safety: plain values.
 #pragma once
@@ -88,7 +90,8 @@ struct UpdateRequest {
   Scope scope;
   std::vector<UpdateStep> steps;
 };
-// The documents after their change, step by step (a document changed by two steps appears twice).
+// The documents after their change, step by step and within a step in `_key` order (a document
+// changed by two steps appears twice).
 struct UpdateAnswer {
   std::vector<nlohmann::json> documents;
 };

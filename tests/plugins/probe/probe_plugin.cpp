@@ -7,8 +7,11 @@
 //                       which the envelope must not let replace the real data)
 //   probe.rate_limited  API key; answers RATE_LIMIT_EXCEEDED with details.retry_after 7
 //   probe.publish       API key; publishes event body.type with payload body.payload
-// Thread-safety: no state; every handler may run concurrently.
+//   probe.events        API key; answers the document.* and user.* events received so far, in
+//                       arrival order, as [{"type", "project", "payload"}] (at most 10,000 kept)
+// Thread-safety: the event record is guarded; every handler may run concurrently.
 #include <chrono>
+#include <mutex>
 #include <opbase/sdk.hpp>
 #include <stdexcept>
 #include <thread>
@@ -71,10 +74,29 @@ class ProbePlugin final : public opbase::Plugin {
     r.op("probe.meta", Access::kApiKey, &meta_op);
     r.op("probe.rate_limited", Access::kApiKey, &rate_limited_op);
     r.op("probe.publish", Access::kApiKey, [this](const Request& req) { return publish(req); });
+    r.op("probe.events", Access::kApiKey, [this](const Request&) -> Result<Reply> {
+      std::lock_guard lock(mutex_);
+      return Reply(events_);
+    });
+    for (const char* pattern : {"document.*", "user.*"}) {
+      r.subscribe(pattern, [this](const opbase::Event& e) { record(e); });
+    }
     return r.status();
   }
 
  private:
+  static constexpr std::size_t kMaxEvents = 10'000;
+
+  void record(const opbase::Event& e) {
+    std::lock_guard lock(mutex_);
+    if (events_.size() >= kMaxEvents) return;
+    events_.push_back(
+        {{"type", std::string(e.type)}, {"project", std::string(e.project_id)}, {"payload", e.payload}});
+  }
+
+  std::mutex mutex_;
+  json events_ = json::array();
+
   Result<Reply> publish(const Request& req) const {
     const auto type = req.body.find("type");
     if (type == req.body.end() || !type->is_string()) {
