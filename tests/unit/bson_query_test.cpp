@@ -169,6 +169,25 @@ TEST(BsonFilter, NulInKeyIsValidationError) {
   EXPECT_EQ(doc.status().code(), "VALIDATION_ERROR");
 }
 
+TEST(BsonFilter, PrefixAddressesEveryPath) {
+  auto parsed = query::parse_match(
+      {{"price:$gt", 5}, {"price:$lt", 10}, {"a", 1}, {"a:$ne", 2}, {"name", "x"}},
+      document_options());
+  ASSERT_TRUE(parsed.is_ok());
+  auto doc = match_to_filter(*parsed, "doc.");
+  ASSERT_TRUE(doc.is_ok());
+  // nlohmann::json orders the match's keys: a, a:$ne, name, price:$gt, price:$lt.
+  EXPECT_EQ(
+      doc->to_canonical_json(),
+      R"({ "doc.name" : "x", "doc.price" : { "$gt" : { "$numberLong" : "5" }, )"
+      R"("$lt" : { "$numberLong" : "10" } }, "$and" : [ { "doc.a" : { "$numberLong" : "1" } }, )"
+      R"({ "doc.a" : { "$ne" : { "$numberLong" : "2" } } } ] })");
+  // The default prefix is none.
+  auto plain = match_to_filter(*parsed);
+  ASSERT_TRUE(plain.is_ok());
+  EXPECT_EQ(plain->to_canonical_json().find("doc."), std::string::npos);
+}
+
 TEST(BsonSort, KeysInOrder) {
   EXPECT_EQ(sort("price desc, name asc, address.city"),
             R"({ "price" : { "$numberInt" : "-1" }, "name" : { "$numberInt" : "1" }, )"
@@ -177,6 +196,24 @@ TEST(BsonSort, KeysInOrder) {
   auto empty = sort_to_bson({});
   ASSERT_TRUE(empty.is_ok());
   EXPECT_EQ(empty->to_canonical_json(), "{ }");
+}
+
+TEST(BsonSort, Prefix) {
+  auto keys = query::parse_sort("price desc, a.b", document_options());
+  ASSERT_TRUE(keys.is_ok());
+  auto doc = sort_to_bson(*keys, "doc.");
+  ASSERT_TRUE(doc.is_ok());
+  EXPECT_EQ(doc->to_canonical_json(),
+            R"({ "doc.price" : { "$numberInt" : "-1" }, "doc.a.b" : { "$numberInt" : "1" } })");
+}
+
+TEST(BsonConvert, AppendJson) {
+  BsonDoc doc;
+  EXPECT_TRUE(append_json(doc.get(), "v", json{{"b", 1}, {"a", nullptr}}));
+  EXPECT_TRUE(append_json(doc.get(), "s", "x"));
+  EXPECT_FALSE(append_json(doc.get(), std::string_view("a\0b", 3), 1));
+  EXPECT_EQ(doc.to_canonical_json(),
+            R"({ "v" : { "a" : null, "b" : { "$numberLong" : "1" } }, "s" : "x" })");
 }
 
 TEST(BsonProjection, Include) {

@@ -101,7 +101,8 @@ bool append_condition(bson_t* doc, const std::string& key, const query::Conditio
 }
 
 struct PathGroup {
-  const std::string* key = nullptr;
+  const std::string* path = nullptr;  // the path as written, for grouping
+  std::string key;                    // the filter's key: prefix + path
   std::vector<const query::Condition*> conditions;
   bool needs_and = false;
 };
@@ -219,16 +220,17 @@ std::string BsonDoc::to_relaxed_json() const {
   return out;
 }
 
-Result<BsonDoc> match_to_filter(const query::Match& match) {
+Result<BsonDoc> match_to_filter(const query::Match& match, std::string_view prefix) {
   // Group by path, in order of first appearance.
   std::vector<PathGroup> groups;
   for (const auto& condition : match) {
     PathGroup* group = nullptr;
     for (auto& g : groups) {
-      if (*g.key == condition.path.text) group = &g;
+      if (*g.path == condition.path.text) group = &g;
     }
     if (group == nullptr) {
-      groups.push_back(PathGroup{&condition.path.text, {}, false});
+      groups.push_back(
+          PathGroup{&condition.path.text, std::string(prefix) + condition.path.text, {}, false});
       group = &groups.back();
     }
     group->conditions.push_back(&condition);
@@ -247,7 +249,7 @@ Result<BsonDoc> match_to_filter(const query::Match& match) {
   BsonDoc filter;
   bool need_and = false;
   for (const auto& g : groups) {
-    const std::string& key = *g.key;
+    const std::string& key = g.key;
     if (has_nul(key)) return invalid_key(key);
     if (g.needs_and) {
       need_and = true;
@@ -282,7 +284,7 @@ Result<BsonDoc> match_to_filter(const query::Match& match) {
           ok = false;
           break;
         }
-        ok = append_condition(&element, *g.key, *c) && ok;
+        ok = append_condition(&element, g.key, *c) && ok;
         ok = bson_append_document_end(&array, &element) && ok;
       }
       if (!ok) break;
@@ -293,10 +295,10 @@ Result<BsonDoc> match_to_filter(const query::Match& match) {
   return filter;
 }
 
-Result<BsonDoc> sort_to_bson(const std::vector<query::SortKey>& keys) {
+Result<BsonDoc> sort_to_bson(const std::vector<query::SortKey>& keys, std::string_view prefix) {
   BsonDoc sort;
   for (const auto& key : keys) {
-    const std::string& path = key.path.text;
+    const std::string path = std::string(prefix) + key.path.text;
     if (has_nul(path) ||
         !bson_append_int32(sort.get(), path.data(), key_length(path), key.descending ? -1 : 1)) {
       return invalid_key(path);
@@ -332,6 +334,10 @@ Result<BsonDoc> projection_to_bson(const query::Projection& projection) {
     BSON_APPEND_INT32(out.get(), "_key", 0);
   }
   return out;
+}
+
+bool append_json(bson_t* parent, std::string_view key, const nlohmann::json& value) {
+  return !has_nul(key) && append_value(parent, key, value);
 }
 
 Result<BsonDoc> json_to_bson(const nlohmann::json& object) {

@@ -40,6 +40,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "opbase/query.hpp"
@@ -75,14 +76,17 @@ class BsonDoc {
 // its key ({"price": {"$gt": 5, "$lt": 10}}) unless the path has an equality condition or an
 // operator twice, in which case the conditions of that path go into a top-level $and, one
 // document each ({"$and": [{"a": 1}, {"a": {"$gt": 0}}]}), so no key repeats.
-Result<BsonDoc> match_to_filter(const query::Match& match);
+// `prefix` is put in front of every path ("doc." addresses the fields of the driver's records,
+// which keep the user's document under `doc`); the empty default addresses the document itself.
+Result<BsonDoc> match_to_filter(const query::Match& match, std::string_view prefix = {});
 
 // {"path": 1 | -1, ...} in the keys' order. Differences to docs/query.md (MongoDB's order):
 // arrays sort by their smallest (asc) or largest (desc) element instead of as one value, a path
 // through an array reaches its elements instead of being missing, objects compare each element
 // by type before name, and ties have no guaranteed order (the driver adds a unique tie-breaker,
 // e.g. {"_id": 1}, to keep paging stable).
-Result<BsonDoc> sort_to_bson(const std::vector<query::SortKey>& keys);
+// `prefix` is put in front of every path, as for match_to_filter.
+Result<BsonDoc> sort_to_bson(const std::vector<query::SortKey>& keys, std::string_view prefix = {});
 
 // Include: {"_key": 1 (unless dropped), "path": 1, ...}; exclude: {"path": 0, ..., "_key": 0
 // (when dropped)}. An empty result means no projection. A path inside another named path is
@@ -93,6 +97,10 @@ Result<BsonDoc> projection_to_bson(const query::Projection& projection);
 // A JSON object as a BSON document (a non-object or a key holding a NUL byte is
 // VALIDATION_ERROR).
 Result<BsonDoc> json_to_bson(const nlohmann::json& object);
+
+// Appends one JSON value under `key` with the encoding above (false when a key, `key` or one
+// inside `value`, holds a NUL byte, or libbson refuses the append).
+bool append_json(bson_t* parent, std::string_view key, const nlohmann::json& value);
 
 // A BSON document as a JSON object. Types without a JSON value (ObjectId, dates, binary, ...)
 // are INTERNAL_ERROR naming the key; the driver handles _id before converting.

@@ -1,10 +1,424 @@
-// Placeholder until the driver lands.
+// The mongodb driver's project store: the DocumentStore requests as libmongoc calls over the
+// records of record.hpp, answering what the sqlite driver answers.
+//
+// Atomicity. A call here is not one transaction: MongoDB has multi-document transactions only on
+// replica sets and sharded clusters, and the driver must work on a standalone server too. So:
+//  - insert is an ordered insert_many; when a `_key` is taken the records this call inserted
+//    before it are deleted again (other readers may see them for that moment);
+//  - update computes every step in memory first (store::apply_change, the reference), so a
+//    change that fails validation writes nothing, then writes each changed document back whole;
+//  - a failure of the server half-way through a multi-document write leaves the documents
+//    written so far, and the call answers INTERNAL_ERROR.
+// Each document is written with a single-document replace, which MongoDB applies atomically.
 #include "store/mongo/mongo_driver.hpp"
 
+#include <algorithm>
+#include <exception>
+#include <map>
+#include <utility>
+
+#include "store/mongo/bson_query.hpp"
+#include "store/mongo/mongo_client.hpp"
+#include "store/mongo/record.hpp"
+
 namespace opbase::host {
-MongoDriver::MongoDriver(MongoOptions options) : options_(std::move(options)) {}
-MongoDriver::~MongoDriver() = default;
-Result<std::shared_ptr<ProjectStore>> MongoDriver::open(std::string_view) {
-  return Status::internal("the mongodb driver is not built yet");
+
+namespace {
+
+using mongo::BsonDoc;
+using mongo::Collection;
+using nlohmann::json;
+
+// Runs `body`, turning an escaping exception into INTERNAL_ERROR: nothing throws out of the
+// driver.
+template <typename F>
+auto guarded(F&& body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    return Status::internal(std::string("mongodb driver: ") + e.what());
+  } catch (...) {
+    return Status::internal("mongodb driver: unknown exception");
+  }
 }
+
+Status duplicate_key(const std::string& key) {
+  return Status(std::string(store::kDuplicateKey), "the _key '" + key + "' is taken",
+                json{{"_key", key}});
+}
+
+bool in_scope(const store::Scope& scope, const json& doc) {
+  if (!scope.owner) return true;
+  const auto owner = doc.find("_userkey");
+  return owner != doc.end() && owner->is_string() && owner->get<std::string>() == *scope.owner;
+}
+
+// The order in which update reports a step's documents: by `_key`, as every driver does
+// (store.hpp UpdateAnswer).
+bool key_before(const json& a, const json& b) {
+  return a.at("_key").get_ref<const std::string&>() < b.at("_key").get_ref<const std::string&>();
+}
+
+// A change must leave `_key` alone: it is the record's `_id`.
+Status apply(json& doc, const store::Change& change) {
+  const json key = doc.at("_key");
+  if (Status s = store::apply_change(doc, change); !s) return s;
+  if (!doc.contains("_key") || doc.at("_key") != key) {
+    return Status::validation("a change cannot alter _key", json{{"field", "_key"}});
+  }
+  return Status::ok();
+}
+
+BsonDoc key_filter(std::string_view ns, std::string_view collection, const std::string& key,
+                   store::State state) {
+  BsonDoc filter;
+  BSON_APPEND_UTF8(filter.get(), "_id", key.c_str());
+  bson_append_utf8(filter.get(), "ns", 2, ns.data(), static_cast<int>(ns.size()));
+  bson_append_utf8(filter.get(), "collection", 10, collection.data(),
+                   static_cast<int>(collection.size()));
+  BSON_APPEND_UTF8(filter.get(), "state", std::string(mongo::state_value(state)).c_str());
+  return filter;
+}
+
+// {$set: {state, ref, state_ms}}
+BsonDoc state_update(const store::StateRequest& request) {
+  BsonDoc update;
+  bson_t set;
+  BSON_APPEND_DOCUMENT_BEGIN(update.get(), "$set", &set);
+  BSON_APPEND_UTF8(&set, "state", std::string(mongo::state_value(request.to)).c_str());
+  bson_append_utf8(&set, "ref", 3, request.ref.data(), static_cast<int>(request.ref.size()));
+  BSON_APPEND_INT64(&set, "state_ms", request.at_ms);
+  bson_append_document_end(update.get(), &set);
+  return update;
+}
+
+// {$set: {state: "active"}, $unset: {ref: "", state_ms: ""}}
+BsonDoc restore_update() {
+  BsonDoc update;
+  bson_t child;
+  BSON_APPEND_DOCUMENT_BEGIN(update.get(), "$set", &child);
+  BSON_APPEND_UTF8(&child, "state", std::string(mongo::state_value(store::State::kActive)).c_str());
+  bson_append_document_end(update.get(), &child);
+  BSON_APPEND_DOCUMENT_BEGIN(update.get(), "$unset", &child);
+  BSON_APPEND_UTF8(&child, "ref", "");
+  BSON_APPEND_UTF8(&child, "state_ms", "");
+  bson_append_document_end(update.get(), &child);
+  return update;
+}
+
+class MongoProjectStore : public ProjectStore {
+ public:
+  MongoProjectStore(std::shared_ptr<mongo::ClientPool> pool, std::string database)
+      : pool_(std::move(pool)), database_(std::move(database)) {}
+
+  Status create_indexes(const std::vector<IndexSpec>& indexes) {
+    Collection documents = docs();
+    return documents.database_command(mongo::index_command(indexes).get());
+  }
+
+  Status insert(std::string_view ns, const store::InsertRequest& request) override {
+    return guarded([&] { return insert_documents(ns, request.collection, request.documents); });
+  }
+
+  Result<store::FindAnswer> find(std::string_view ns, const store::FindRequest& request) override {
+    return guarded([&]() -> Result<store::FindAnswer> {
+      auto filter = mongo::selection_filter(ns, request.collection, request.scope, request.state,
+                                            request.match);
+      if (!filter) return filter.status();
+      auto sort = mongo::record_sort(request.sort);
+      if (!sort) return sort.status();
+      Collection documents = docs();
+      store::FindAnswer answer;
+      if (request.limit != 0) {  // MongoDB reads limit 0 as "no limit"
+        const BsonDoc options = mongo::find_options(sort->get(), request.offset, request.limit);
+        auto found = documents.find_docs(filter->get(), options.get());
+        if (!found) return found.status();
+        answer.documents = std::move(*found);
+      }
+      if (request.with_total) {
+        auto total = documents.count(filter->get());
+        if (!total) return total.status();
+        answer.total = *total;
+      }
+      return answer;
+    });
+  }
+
+  Result<int64_t> count(std::string_view ns, const store::CountRequest& request) override {
+    return guarded([&]() -> Result<int64_t> {
+      auto filter = mongo::selection_filter(ns, request.collection, request.scope, request.state,
+                                            request.match);
+      if (!filter) return filter.status();
+      return docs().count(filter->get());
+    });
+  }
+
+  Result<store::UpdateAnswer> update(std::string_view ns,
+                                     const store::UpdateRequest& request) override {
+    return guarded([&]() -> Result<store::UpdateAnswer> {
+      Collection documents = docs();
+      std::map<std::string, json> changed;  // _key -> the document after the steps so far
+      store::UpdateAnswer answer;
+      for (const auto& step : request.steps) {
+        auto selected = select_for_step(documents, ns, request, step, changed);
+        if (!selected) return selected.status();
+        for (json& doc : *selected) {
+          if (Status s = apply(doc, step.change); !s) return s;
+          changed[doc.at("_key").get<std::string>()] = doc;
+          answer.documents.push_back(std::move(doc));
+        }
+      }
+      for (const auto& [key, doc] : changed) {
+        if (Status s = write_back(documents, ns, request.collection, key, doc); !s) return s;
+      }
+      return answer;
+    });
+  }
+
+  // Not atomic across daemons: two daemons may both find nothing and both insert (the second
+  // then fails with DUPLICATE_KEY when `insert` has the same `_key`).
+  Result<store::UpsertAnswer> upsert(std::string_view ns,
+                                     const store::UpsertRequest& request) override {
+    return guarded([&]() -> Result<store::UpsertAnswer> {
+      auto filter = mongo::selection_filter(ns, request.collection, request.scope,
+                                            store::State::kActive, request.match);
+      if (!filter) return filter.status();
+      auto sort = mongo::record_sort({});
+      if (!sort) return sort.status();
+      const BsonDoc options = mongo::find_options(sort->get(), 0, 1);
+      Result<std::vector<json>> found = docs().find_docs(filter->get(), options.get());
+      if (!found) return found.status();
+      if (found->empty()) {
+        if (Status s = insert_documents(ns, request.collection, {request.insert}); !s) return s;
+        return store::UpsertAnswer{request.insert, true};
+      }
+      json doc = std::move(found->front());
+      if (Status s = apply(doc, request.change); !s) return s;
+      Collection documents = docs();
+      const std::string key = doc.at("_key").get<std::string>();
+      if (Status s = write_back(documents, ns, request.collection, key, doc); !s) return s;
+      return store::UpsertAnswer{std::move(doc), false};
+    });
+  }
+
+  Result<store::KeysAnswer> change_state(std::string_view ns,
+                                         const store::StateRequest& request) override {
+    return guarded([&]() -> Result<store::KeysAnswer> {
+      auto filter = mongo::selection_filter(ns, request.collection, request.scope, request.from,
+                                            request.match);
+      if (!filter) return filter.status();
+      return move_keys(filter->get(), state_update(request).get());
+    });
+  }
+
+  Result<store::KeysAnswer> restore(std::string_view ns,
+                                    const store::RestoreRequest& request) override {
+    return guarded([&]() -> Result<store::KeysAnswer> {
+      BsonDoc filter;
+      bson_t* f = filter.get();
+      bson_append_utf8(f, "ns", 2, ns.data(), static_cast<int>(ns.size()));
+      BSON_APPEND_UTF8(f, "collection", request.collection.c_str());
+      if (request.scope.owner) BSON_APPEND_UTF8(f, "owner", request.scope.owner->c_str());
+      BSON_APPEND_UTF8(f, "ref", request.ref.c_str());
+      bson_t state;
+      BSON_APPEND_DOCUMENT_BEGIN(f, "state", &state);
+      BSON_APPEND_UTF8(&state, "$ne",
+                       std::string(mongo::state_value(store::State::kActive)).c_str());
+      bson_append_document_end(f, &state);
+      return move_keys(filter.get(), restore_update().get());
+    });
+  }
+
+  Result<int64_t> purge(std::string_view ns, const store::PurgeRequest& request) override {
+    return guarded([&]() -> Result<int64_t> {
+      if (request.state == store::State::kActive) return int64_t{0};  // only left states age
+      BsonDoc filter;
+      bson_append_utf8(filter.get(), "ns", 2, ns.data(), static_cast<int>(ns.size()));
+      BSON_APPEND_UTF8(filter.get(), "state",
+                       std::string(mongo::state_value(request.state)).c_str());
+      bson_t before;
+      BSON_APPEND_DOCUMENT_BEGIN(filter.get(), "state_ms", &before);
+      BSON_APPEND_INT64(&before, "$lt", request.before_ms);
+      bson_append_document_end(filter.get(), &before);
+      return docs().delete_many(filter.get());
+    });
+  }
+
+  Result<bool> collection_exists(std::string_view ns, std::string_view collection) override {
+    return guarded([&]() -> Result<bool> {
+      BsonDoc filter;
+      const std::string id = marker_id(ns, collection);
+      bson_append_utf8(filter.get(), "_id", 3, id.data(), static_cast<int>(id.size()));
+      BsonDoc options;
+      BSON_APPEND_INT64(options.get(), "limit", 1);
+      Collection collections(*pool_, database_, mongo::kCollections);
+      auto n = collections.count(filter.get(), options.get());
+      if (!n) return n.status();
+      return *n > 0;
+    });
+  }
+
+  Status ping() override {
+    return guarded([&] { return docs().ping(); });
+  }
+
+ private:
+  Collection docs() { return Collection(*pool_, database_, mongo::kDocuments); }
+
+  static std::string marker_id(std::string_view ns, std::string_view collection) {
+    return std::string(ns) + "/" + std::string(collection);
+  }
+
+  Status insert_documents(std::string_view ns, const std::string& collection,
+                          const std::vector<json>& documents) {
+    if (documents.empty()) return Status::ok();
+    std::vector<BsonDoc> records;
+    std::vector<std::string> keys;
+    for (const json& doc : documents) {
+      auto record = mongo::make_record(ns, collection, doc);
+      if (!record) return record.status();
+      keys.push_back(doc.at("_key").get<std::string>());
+      records.push_back(std::move(*record));
+    }
+    // One client at a time per call (never two leases held at once, which could starve the
+    // pool under load).
+    {
+      Collection records_collection = docs();
+      const auto outcome = records_collection.insert_many(records);
+      if (!outcome.status) {
+        remove_inserted(records_collection, keys, outcome.inserted);
+        if (outcome.duplicate_index >= 0 &&
+            outcome.duplicate_index < static_cast<int64_t>(keys.size())) {
+          return duplicate_key(keys[static_cast<std::size_t>(outcome.duplicate_index)]);
+        }
+        return outcome.status;
+      }
+    }
+    if (Status s = mark_collection(ns, collection); !s) {
+      Collection records_collection = docs();
+      remove_inserted(records_collection, keys, static_cast<int64_t>(keys.size()));
+      return s;
+    }
+    return Status::ok();
+  }
+
+  // Best effort: the first `count` keys went in during this call, so they are ours to remove.
+  static void remove_inserted(Collection& documents, const std::vector<std::string>& keys,
+                              int64_t count) {
+    if (count <= 0) return;
+    const std::vector<std::string> ours(keys.begin(),
+                                        keys.begin() + std::min<int64_t>(count, keys.size()));
+    const BsonDoc none;
+    const BsonDoc filter = mongo::with_keys(none.get(), ours);
+    (void)documents.delete_many(filter.get());
+  }
+
+  // {_id: "<ns>/<collection>"} upserted into `collections`.
+  Status mark_collection(std::string_view ns, const std::string& collection) {
+    const std::string id = marker_id(ns, collection);
+    BsonDoc filter;
+    bson_append_utf8(filter.get(), "_id", 3, id.data(), static_cast<int>(id.size()));
+    BsonDoc update;
+    bson_t set;
+    BSON_APPEND_DOCUMENT_BEGIN(update.get(), "$set", &set);
+    bson_append_utf8(&set, "ns", 2, ns.data(), static_cast<int>(ns.size()));
+    BSON_APPEND_UTF8(&set, "name", collection.c_str());
+    bson_append_document_end(update.get(), &set);
+    Collection collections(*pool_, database_, mongo::kCollections);
+    return collections.upsert_one(filter.get(), update.get());
+  }
+
+  // The documents one update step changes: those the server selects that no earlier step
+  // changed, and the ones earlier steps changed that match now (judged in memory, since their
+  // new state is not written yet), in `_key` order.
+  Result<std::vector<json>> select_for_step(Collection& documents, std::string_view ns,
+                                            const store::UpdateRequest& request,
+                                            const store::UpdateStep& step,
+                                            const std::map<std::string, json>& changed) {
+    auto filter = mongo::selection_filter(ns, request.collection, request.scope,
+                                          store::State::kActive, step.match);
+    if (!filter) return filter.status();
+    auto sort = mongo::record_sort({query::SortKey{key_path(), false}});
+    if (!sort) return sort.status();
+    const BsonDoc options = mongo::find_options(sort->get(), 0, -1);
+    auto found = documents.find_docs(filter->get(), options.get());
+    if (!found) return found.status();
+    std::vector<json> selected;
+    for (json& doc : *found) {
+      if (!changed.contains(doc.at("_key").get<std::string>())) selected.push_back(std::move(doc));
+    }
+    for (const auto& [key, doc] : changed) {
+      if (in_scope(request.scope, doc) && query::matches(step.match, doc)) selected.push_back(doc);
+    }
+    std::sort(selected.begin(), selected.end(), key_before);
+    return selected;
+  }
+
+  static query::FieldPath key_path() { return query::FieldPath{"_key", {"_key"}}; }
+
+  // Replaces the active record of `key` with the record of `doc` (the whole document, so its
+  // keys stay in byte order: see bson_query.hpp). A record deleted meanwhile stays deleted.
+  Status write_back(Collection& documents, std::string_view ns, const std::string& collection,
+                    const std::string& key, const json& doc) {
+    auto record = mongo::make_record(ns, collection, doc);
+    if (!record) return record.status();
+    const BsonDoc filter = key_filter(ns, collection, key, store::State::kActive);
+    auto matched = documents.replace_one(filter.get(), record->get());
+    return matched ? Status::ok() : matched.status();
+  }
+
+  // The keys `filter` selects, then `update` on exactly those (still selected) records.
+  Result<store::KeysAnswer> move_keys(const bson_t* filter, const bson_t* update) {
+    Collection documents = docs();
+    auto keys = documents.find_keys(filter);
+    if (!keys) return keys.status();
+    store::KeysAnswer answer;
+    if (keys->empty()) return answer;
+    const BsonDoc selected = mongo::with_keys(filter, *keys);
+    auto moved = documents.update_many(selected.get(), update);
+    if (!moved) return moved.status();
+    std::sort(keys->begin(), keys->end());
+    answer.keys = std::move(*keys);
+    return answer;
+  }
+
+  std::shared_ptr<mongo::ClientPool> pool_;
+  std::string database_;
+};
+
+// MongoDB database names: no '/', '\\', '.', ' ', '"', '$' or NUL, and under 64 bytes.
+bool valid_database_name(std::string_view name) {
+  return !name.empty() && name.size() < 64 &&
+         name.find_first_of(std::string_view("/\\. \"$\0", 7)) == std::string_view::npos;
+}
+
+}  // namespace
+
+MongoDriver::MongoDriver(MongoOptions options) : options_(std::move(options)) {
+  auto pool = guarded([&]() -> Result<std::shared_ptr<mongo::ClientPool>> {
+    return mongo::ClientPool::create(options_.uri);
+  });
+  if (pool) {
+    pool_ = std::move(*pool);
+  } else {
+    pool_error_ = pool.status();
+  }
+}
+
+MongoDriver::~MongoDriver() = default;
+
+Result<std::shared_ptr<ProjectStore>> MongoDriver::open(std::string_view project_id) {
+  if (!pool_) return pool_error_;
+  return guarded([&]() -> Result<std::shared_ptr<ProjectStore>> {
+    const std::string database = options_.database_prefix + std::string(project_id);
+    if (project_id.empty() || !valid_database_name(database)) {
+      return Status::validation("the project id cannot name a MongoDB database",
+                                json{{"field", "project_id"}});
+    }
+    auto store = std::make_shared<MongoProjectStore>(pool_, database);
+    if (Status s = store->create_indexes(options_.indexes); !s) return s;
+    return std::shared_ptr<ProjectStore>(std::move(store));
+  });
+}
+
 }  // namespace opbase::host

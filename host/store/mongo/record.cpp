@@ -1,0 +1,243 @@
+// The mongodb driver's record layout and the commands over it (see record.hpp).
+#include "store/mongo/record.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <utility>
+
+namespace opbase::host::mongo {
+
+namespace {
+
+using nlohmann::json;
+
+Status bad_document(std::string message) {
+  return Status::validation(std::move(message), json{{"field", "documents"}});
+}
+
+void append_string(bson_t* doc, const char* key, std::string_view value) {
+  bson_append_utf8(doc, key, -1, value.data(), static_cast<int>(value.size()));
+}
+
+json string_or_null(const json& document, const char* field) {
+  const auto it = document.find(field);
+  return it != document.end() && it->is_string() ? *it : json(nullptr);
+}
+
+// The `_id` condition equivalent to a `_key` condition, when there is one worth stating: string
+// equality, or $in over strings only (a non-string never equals a `_key`, so other operands
+// are left to the doc._key condition alone).
+const query::Condition* key_condition(const query::Match& match) {
+  for (const auto& c : match) {
+    if (c.path.text != "_key") continue;
+    if (c.op == query::Op::kEq && c.value.is_string()) return &c;
+    if (c.op == query::Op::kIn &&
+        std::all_of(c.value.begin(), c.value.end(), [](const json& v) { return v.is_string(); })) {
+      return &c;
+    }
+  }
+  return nullptr;
+}
+
+bool append_key_condition(bson_t* filter, const query::Condition& c) {
+  if (c.op == query::Op::kEq) return append_json(filter, "_id", c.value);
+  bson_t child;
+  bson_append_document_begin(filter, "_id", 3, &child);
+  const bool ok = append_json(&child, "$in", c.value);
+  return bson_append_document_end(filter, &child) && ok;
+}
+
+std::string sort_field(const query::FieldPath& path) {
+  if (path.text == "_key") return "_id";
+  if (path.text == "_created_at") return "created";
+  if (path.text == "_userkey") return "owner";
+  return std::string(kDocPrefix) + path.text;
+}
+
+template <typename Fill>
+void append_index(bson_t* array, std::uint32_t& index, Fill&& fill) {
+  const char* key = nullptr;
+  char buffer[16];
+  const std::size_t length = bson_uint32_to_string(index++, &key, buffer, sizeof buffer);
+  bson_t spec;
+  bson_append_document_begin(array, key, static_cast<int>(length), &spec);
+  fill(&spec);
+  bson_append_document_end(array, &spec);
+}
+
+// Key {ns: 1, collection: 1, owner: 1, state: 1} then `rest`, each ascending.
+void append_scope_key(bson_t* spec, const std::vector<std::string>& rest) {
+  bson_t key;
+  BSON_APPEND_DOCUMENT_BEGIN(spec, "key", &key);
+  for (const char* field : {"ns", "collection", "owner", "state"})
+    BSON_APPEND_INT32(&key, field, 1);
+  for (const auto& field : rest) bson_append_int32(&key, field.c_str(), -1, 1);
+  bson_append_document_end(spec, &key);
+}
+
+}  // namespace
+
+std::string_view state_value(store::State state) { return store::state_name(state); }
+
+Result<std::string> document_key(const json& document) {
+  if (!document.is_object()) return bad_document("a document must be a JSON object");
+  const auto key = document.find("_key");
+  if (key == document.end() || !key->is_string()) {
+    return bad_document("a document needs a string _key");
+  }
+  return key->get<std::string>();
+}
+
+Result<BsonDoc> make_record(std::string_view ns, std::string_view collection,
+                            const json& document) {
+  auto key = document_key(document);
+  if (!key.is_ok()) return key.status();
+  auto doc = json_to_bson(document);
+  if (!doc.is_ok()) return doc.status();
+  BsonDoc record;
+  bson_t* r = record.get();
+  append_string(r, "_id", *key);
+  append_string(r, "ns", ns);
+  append_string(r, "collection", collection);
+  append_json(r, "owner", string_or_null(document, "_userkey"));
+  append_string(r, "state", state_value(store::State::kActive));
+  append_json(r, "created", string_or_null(document, "_created_at"));
+  BSON_APPEND_DOCUMENT(r, "doc", doc->get());
+  return record;
+}
+
+Result<BsonDoc> selection_filter(std::string_view ns, std::string_view collection,
+                                 const store::Scope& scope, store::State state,
+                                 const query::Match& match) {
+  auto user = match_to_filter(match, kDocPrefix);
+  if (!user.is_ok()) return user.status();
+  BsonDoc filter;
+  bson_t* f = filter.get();
+  append_string(f, "ns", ns);
+  append_string(f, "collection", collection);
+  append_string(f, "state", state_value(state));
+  if (scope.owner) append_string(f, "owner", *scope.owner);
+  if (const auto* c = key_condition(match); c != nullptr && !append_key_condition(f, *c)) {
+    return Status::validation("a _key condition cannot be converted to BSON",
+                              json{{"field", "match"}});
+  }
+  // The user's keys all start with "doc." (or are "$and"), so they never meet the ones above.
+  bson_concat(f, user->get());
+  return filter;
+}
+
+Result<BsonDoc> record_sort(const std::vector<query::SortKey>& keys) {
+  std::vector<query::SortKey> order = keys;
+  if (order.empty()) {
+    auto path = query::parse_path("_created_at", store::wire_parse_options());
+    if (!path.is_ok()) return path.status();
+    order.push_back(query::SortKey{*path, true});
+  }
+  BsonDoc sort;
+  std::set<std::string> seen;
+  for (const auto& key : order) {
+    const std::string field = sort_field(key.path);
+    if (!seen.insert(field).second) continue;
+    if (field.find('\0') != std::string::npos ||
+        !bson_append_int32(sort.get(), field.c_str(), static_cast<int>(field.size()),
+                           key.descending ? -1 : 1)) {
+      return Status::validation("a sort key cannot be converted to BSON",
+                                json{{"field", "sort"}, {"value", key.path.text}});
+    }
+  }
+  if (!seen.contains("_id")) BSON_APPEND_INT32(sort.get(), "_id", order.back().descending ? -1 : 1);
+  return sort;
+}
+
+BsonDoc find_options(const bson_t* sort, int64_t offset, int64_t limit) {
+  BsonDoc options;
+  bson_t* o = options.get();
+  bson_t projection;
+  BSON_APPEND_DOCUMENT_BEGIN(o, "projection", &projection);
+  BSON_APPEND_INT32(&projection, "doc", 1);
+  BSON_APPEND_INT32(&projection, "_id", 0);
+  bson_append_document_end(o, &projection);
+  BSON_APPEND_DOCUMENT(o, "sort", sort);
+  if (offset > 0) BSON_APPEND_INT64(o, "skip", offset);
+  if (limit > 0) BSON_APPEND_INT64(o, "limit", limit);
+  return options;
+}
+
+BsonDoc with_keys(const bson_t* filter, const std::vector<std::string>& keys) {
+  BsonDoc out;
+  bson_t all;
+  bson_t element;
+  bson_t id;
+  bson_t in;
+  BSON_APPEND_ARRAY_BEGIN(out.get(), "$and", &all);
+  BSON_APPEND_DOCUMENT(&all, "0", filter);
+  BSON_APPEND_DOCUMENT_BEGIN(&all, "1", &element);
+  BSON_APPEND_DOCUMENT_BEGIN(&element, "_id", &id);
+  BSON_APPEND_ARRAY_BEGIN(&id, "$in", &in);
+  std::uint32_t index = 0;
+  for (const auto& key : keys) {
+    const char* name = nullptr;
+    char buffer[16];
+    const std::size_t length = bson_uint32_to_string(index++, &name, buffer, sizeof buffer);
+    bson_append_utf8(&in, name, static_cast<int>(length), key.data(), static_cast<int>(key.size()));
+  }
+  bson_append_array_end(&id, &in);
+  bson_append_document_end(&element, &id);
+  bson_append_document_end(&all, &element);
+  bson_append_array_end(out.get(), &all);
+  return out;
+}
+
+std::string index_name(const query::FieldPath& path) {
+  std::string name = "field_" + path.text;
+  if (name.size() <= 64) return name;
+  // FNV-1a: stable across processes and builds, unlike std::hash.
+  std::uint64_t hash = 1469598103934665603ULL;
+  for (unsigned char c : path.text) hash = (hash ^ c) * 1099511628211ULL;
+  char hex[17];
+  bson_snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+  return "field_" + path.text.substr(0, 40) + "_" + hex;
+}
+
+BsonDoc index_command(const std::vector<IndexSpec>& indexes) {
+  BsonDoc command;
+  bson_t* c = command.get();
+  BSON_APPEND_UTF8(c, "createIndexes", kDocuments);
+  bson_t array;
+  BSON_APPEND_ARRAY_BEGIN(c, "indexes", &array);
+  std::uint32_t index = 0;
+  append_index(&array, index, [](bson_t* spec) {
+    append_scope_key(spec, {"created", "_id"});
+    BSON_APPEND_UTF8(spec, "name", "scope_created");
+  });
+  append_index(&array, index, [](bson_t* spec) {
+    bson_t key;
+    BSON_APPEND_DOCUMENT_BEGIN(spec, "key", &key);
+    BSON_APPEND_INT32(&key, "ref", 1);
+    bson_append_document_end(spec, &key);
+    BSON_APPEND_UTF8(spec, "name", "ref");
+    BSON_APPEND_BOOL(spec, "sparse", true);
+  });
+  append_index(&array, index, [](bson_t* spec) {
+    bson_t key;
+    BSON_APPEND_DOCUMENT_BEGIN(spec, "key", &key);
+    for (const char* field : {"ns", "state", "state_ms"}) BSON_APPEND_INT32(&key, field, 1);
+    bson_append_document_end(spec, &key);
+    BSON_APPEND_UTF8(spec, "name", "purge");
+  });
+  std::set<std::string> paths;
+  for (const auto& declared : indexes) {
+    if (!paths.insert(declared.path.text).second) continue;
+    append_index(&array, index, [&](bson_t* spec) {
+      append_scope_key(spec, {std::string(kDocPrefix) + declared.path.text});
+      const std::string name = index_name(declared.path);
+      bson_append_utf8(spec, "name", 4, name.data(), static_cast<int>(name.size()));
+    });
+  }
+  bson_append_array_end(c, &array);
+  return command;
+}
+
+}  // namespace opbase::host::mongo
