@@ -113,7 +113,8 @@ if [[ "${BENCH_SKIP_BUILD:-0}" != "1" ]]; then
   build_log="$BUILD_DIR/bench-build.log"
   echo "bench: building Release in $BUILD_DIR (log: $build_log)" >&2
   if ! { timeout "$BUILD_TIMEOUT_S" cmake -S "$ROOT" -B "$BUILD_DIR" "${generator[@]}" \
-           -DCMAKE_BUILD_TYPE=Release -DOPBASE_BUILD_TESTS=OFF -DOPBASE_BUILD_EXAMPLES=ON &&
+           -DCMAKE_BUILD_TYPE=Release -DOPBASE_BUILD_TESTS=OFF -DOPBASE_BUILD_EXAMPLES=ON \
+           -DOPBASE_BUILD_TEST_PLUGINS=ON &&
          timeout "$BUILD_TIMEOUT_S" cmake --build "$BUILD_DIR" --parallel "$CORES"; } >"$build_log" 2>&1; then
     tail -n 30 "$build_log" >&2
     die "the Release build failed (see $build_log)"
@@ -121,8 +122,11 @@ if [[ "${BENCH_SKIP_BUILD:-0}" != "1" ]]; then
 fi
 DAEMON="$BUILD_DIR/host/opbase"
 [[ -x "$DAEMON" ]] || die "no daemon at $DAEMON (build failed, or BENCH_SKIP_BUILD=1 on an empty dir)"
+# Shipped plugins come from plugins-out; the test-only ones (the fake token verifier "auth" until
+# the real auth plugin exists) from test-plugins, searched second.
 for p in "${PLUGINS[@]}"; do
-  [[ -f "$BUILD_DIR/plugins-out/$p.so" ]] || die "plugin $p was not built ($BUILD_DIR/plugins-out/$p.so)"
+  [[ -f "$BUILD_DIR/plugins-out/$p.so" || -f "$BUILD_DIR/test-plugins/$p.so" ]] ||
+    die "plugin $p was not built (neither $BUILD_DIR/plugins-out/$p.so nor test-plugins/)"
 done
 
 OUT="${BENCH_OUT:-$BUILD_DIR/bench-results/$(date +%Y%m%d-%H%M%S)}"
@@ -166,7 +170,7 @@ DAEMON_ARGS=(
   --set projects.generate_default=false      # only the project below: no key file written
   --set "projects.bench.endpoint_key=$BENCH_ENDPOINT_KEY"
   --set "projects.bench.api_key=$BENCH_API_KEY"
-  --set "plugins.dir=$BUILD_DIR/plugins-out"
+  --set "plugins.dir=$BUILD_DIR/plugins-out:$BUILD_DIR/test-plugins"
   --set "plugins.enabled=$PLUGINS_CSV"
   --set log.level=warning                    # no per-request logging in the measurement
   --set server.drain_timeout_s=2             # so the stop at the end is quick
@@ -213,7 +217,10 @@ export BENCH_URL="$URL"
 echo "bench: daemon pid $DAEMON_PID at $URL, plugins '$PLUGINS_CSV', results in $OUT" >&2
 
 # A scenario may need data or state before it is measured: bench/scenarios/<name>.setup.sh, run
-# once now with BENCH_URL, BENCH_ENDPOINT_KEY, BENCH_API_KEY in its environment.
+# once now with BENCH_URL, BENCH_ENDPOINT_KEY, BENCH_API_KEY and BENCH_STATE_DIR in its
+# environment. What it writes to BENCH_STATE_DIR/<file> the scenario reads with bench.state().
+export BENCH_STATE_DIR="$OUT/state"
+mkdir -p "$BENCH_STATE_DIR"
 for s in "${SCENARIOS[@]}"; do
   hook="$BENCH_DIR/scenarios/$s.setup.sh"
   if [[ -f "$hook" ]]; then
@@ -356,6 +363,12 @@ if ((ROUNDS > 1)); then
         }' "$TSV"
     done
   done
+fi
+
+# Memory: the daemon's peak resident set over the whole run (set-up seeding included) and now.
+if [[ -r "/proc/$DAEMON_PID/status" ]]; then
+  awk '/^VmHWM|^VmRSS/ { printf "%s %.0f MB%s", ($1 == "VmHWM:" ? "daemon peak RSS" : "daemon RSS now"), $2 / 1024, ($1 == "VmHWM:" ? ", " : "\n") }' \
+    "/proc/$DAEMON_PID/status"
 fi
 
 if [[ -s "$OUT/daemon.err" ]]; then

@@ -49,6 +49,22 @@ bench.api_call = function(json_body)
   wrk.body = json_body  -- wrk adds Content-Length itself
 end
 
+-- The same, signed in as `user` through a bearer token. Until the auth plugin exists the token is
+-- one the test-only verifier (tests/plugins/fake_auth, plugin name "auth") accepts: "user-<id>".
+bench.user_call = function(json_body, user)
+  bench.api_call(json_body)
+  wrk.headers["Authorization"] = "Bearer user-" .. user
+end
+
+-- A value a scenario's setup hook wrote to $BENCH_STATE_DIR/<name> (trailing newline dropped).
+bench.state = function(name)
+  local path = env("BENCH_STATE_DIR") .. "/" .. name
+  local file = assert(io.open(path, "r"), "no " .. path .. ": did the scenario's setup hook run?")
+  local value = file:read("*a"):gsub("%s+$", "")
+  file:close()
+  return value
+end
+
 -- setup() runs once per wrk thread in the main Lua state: keep the threads so done() can read the
 -- counters each thread's own Lua state kept.
 local threads = {}

@@ -63,11 +63,17 @@ Result<json> parse_doc(std::string_view text) {
   return doc;
 }
 
-struct Row {
+}  // namespace
+
+struct SqliteProjectStore::Row {
   int64_t id;
   std::string key;
   std::string doc;
 };
+
+namespace {
+
+using Row = SqliteProjectStore::Row;
 
 // SELECT id, key, doc for a filter, in `order`, with paging (limit -1: all).
 Result<std::vector<Row>> select_rows(Connection& db, const SqlFilter& filter,
@@ -309,13 +315,20 @@ Status SqliteProjectStore::insert_one(Connection& db, std::string_view ns,
 }
 
 Status SqliteProjectStore::store_change(Connection& db, std::string_view ns,
-                                        std::string_view collection, int64_t id, const json& doc) {
+                                        std::string_view collection, const Row& row,
+                                        const json& doc) {
+  // The key column is the document's identity (and unique across the project): a change that
+  // moves `_key` is refused rather than leaving the column and the document apart.
+  const auto it = doc.find("_key");
+  if (it == doc.end() || !it->is_string() || it->get_ref<const std::string&>() != row.key) {
+    return Status::validation("a change cannot alter _key", {{"field", "_key"}});
+  }
   if (Status s = run(db, "UPDATE documents SET doc = ?, owner = ?, created = ? WHERE id = ?",
-                     {doc.dump(), owner_bind(doc), created_bind(doc), id});
+                     {doc.dump(), owner_bind(doc), created_bind(doc), row.id});
       !s) {
     return s;
   }
-  return write_index_rows(db, ns, collection, id, doc, /*replace=*/true);
+  return write_index_rows(db, ns, collection, row.id, doc, /*replace=*/true);
 }
 
 Status SqliteProjectStore::insert(std::string_view ns, const store::InsertRequest& request) {
@@ -341,7 +354,7 @@ Result<store::UpdateAnswer> SqliteProjectStore::update(std::string_view ns,
         auto doc = parse_doc(row.doc);
         if (!doc) return doc.status();
         if (Status s = store::apply_change(*doc, step.change); !s) return s;
-        if (Status s = store_change(db, ns, request.collection, row.id, *doc); !s) return s;
+        if (Status s = store_change(db, ns, request.collection, row, *doc); !s) return s;
         answer.documents.push_back(std::move(*doc));
       }
     }
@@ -367,7 +380,7 @@ Result<store::UpsertAnswer> SqliteProjectStore::upsert(std::string_view ns,
     if (!doc) return doc.status();
     if (Status s = store::apply_change(*doc, request.change); !s) return s;
     answer = {*doc, false};
-    return store_change(db, ns, request.collection, rows->front().id, *doc);
+    return store_change(db, ns, request.collection, rows->front(), *doc);
   });
   if (!status) return status;
   return answer;

@@ -50,6 +50,8 @@ class SqliteProjectStore : public ProjectStore {
   Result<bool> collection_exists(std::string_view ns, std::string_view collection) override;
   Status ping() override;
 
+  struct Row;  // a selected document: id, key, JSON text
+
  private:
   explicit SqliteProjectStore(StoreOptions options);
 
@@ -66,7 +68,7 @@ class SqliteProjectStore : public ProjectStore {
   Status insert_one(Connection& db, std::string_view ns, std::string_view collection,
                     const nlohmann::json& doc);
   Status store_change(Connection& db, std::string_view ns, std::string_view collection,
-                      int64_t id, const nlohmann::json& doc);
+                      const Row& row, const nlohmann::json& doc);
   Status sync_declared_indexes(Connection& db);
 
   StoreOptions options_;

@@ -80,9 +80,10 @@ bool index_predicate(const query::Condition& c, std::string* sql, std::vector<Bi
   return true;
 }
 
-void add_scope(const Target& target, std::string* where, std::vector<Bind>* binds) {
+void add_scope(const Target& target, const std::string& plus, std::string* where,
+               std::vector<Bind>* binds) {
   if (target.scope != nullptr && target.scope->owner) {
-    *where += " AND owner = ?";
+    *where += " AND " + plus + "owner = ?";
     binds->push_back(*target.scope->owner);
   }
 }
@@ -132,37 +133,71 @@ void add_index_values(const json& value, std::vector<IndexValue>* out) {
   if (auto form = index_form(value)) out->push_back(std::move(*form));
 }
 
+// `_key` conditions the key column answers exactly: equality with a string, $in of strings.
+bool key_predicate(const query::Condition& c, std::string* sql, std::vector<Bind>* binds) {
+  if (c.path.text != "_key") return false;
+  if (c.op == query::Op::kEq && c.value.is_string()) {
+    *sql = "key = ?";
+    binds->push_back(c.value.get<std::string>());
+    return true;
+  }
+  if (c.op != query::Op::kIn || !c.value.is_array() || c.value.empty()) return false;
+  for (const json& operand : c.value) {
+    if (!operand.is_string()) return false;
+  }
+  *sql = "key IN (";
+  for (std::size_t i = 0; i < c.value.size(); ++i) {
+    *sql += i ? ", ?" : "?";
+    binds->push_back(c.value[i].get<std::string>());
+  }
+  *sql += ")";
+  return true;
+}
+
 }  // namespace
 
 int state_code(store::State state) { return static_cast<int>(state); }
 
 SqlFilter build_filter(const Target& target, const query::Match& match,
                        const std::vector<std::string>& indexed) {
-  SqlFilter out;
-  out.where = "ns = ? AND coll = ?";
-  out.binds = {std::string(target.ns), std::string(target.collection)};
-  if (target.state) {
-    out.where += " AND state = ?";
-    out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
-  }
-  add_scope(target, &out.where, &out.binds);
+  std::string selective;  // conditions answered by an index: they drive the query
+  std::vector<Bind> selective_binds;
   query::Match residual;
   for (const query::Condition& c : match) {
-    const bool declared =
-        std::find(indexed.begin(), indexed.end(), c.path.text) != indexed.end();
     std::string predicate;
     std::vector<Bind> predicate_binds;
+    if (key_predicate(c, &predicate, &predicate_binds)) {
+      selective += " AND " + predicate;
+      selective_binds.insert(selective_binds.end(), predicate_binds.begin(), predicate_binds.end());
+      continue;
+    }
+    const bool declared =
+        std::find(indexed.begin(), indexed.end(), c.path.text) != indexed.end();
     if (!declared || !index_predicate(c, &predicate, &predicate_binds)) {
       residual.push_back(c);
       continue;
     }
-    out.where += " AND id IN (SELECT doc FROM field_values WHERE ns = ? AND coll = ? AND path = ?";
-    out.binds.insert(out.binds.end(), {std::string(target.ns), std::string(target.collection),
-                                       c.path.text});
-    add_scope(target, &out.where, &out.binds);
-    out.where += " AND " + predicate + ")";
-    out.binds.insert(out.binds.end(), predicate_binds.begin(), predicate_binds.end());
+    selective += " AND id IN (SELECT doc FROM field_values WHERE ns = ? AND coll = ? AND path = ?";
+    selective_binds.insert(selective_binds.end(), {std::string(target.ns),
+                                                   std::string(target.collection), c.path.text});
+    add_scope(target, "", &selective, &selective_binds);
+    selective += " AND " + predicate + ")";
+    selective_binds.insert(selective_binds.end(), predicate_binds.begin(), predicate_binds.end());
   }
+  // With an index condition, the scope terms must not pick the scope index: scanning every
+  // document of the user in date order and testing each against the index would cost the size
+  // of the collection. A unary '+' keeps a term out of index selection.
+  const std::string plus = selective.empty() ? "" : "+";
+  SqlFilter out;
+  out.where = plus + "ns = ? AND " + plus + "coll = ?";
+  out.binds = {std::string(target.ns), std::string(target.collection)};
+  if (target.state) {
+    out.where += " AND " + plus + "state = ?";
+    out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
+  }
+  add_scope(target, plus, &out.where, &out.binds);
+  out.where += selective;
+  out.binds.insert(out.binds.end(), selective_binds.begin(), selective_binds.end());
   if (!residual.empty()) {
     out.where += " AND ob_match(doc, ?)";
     out.binds.push_back(store::match_to_json(residual).dump());

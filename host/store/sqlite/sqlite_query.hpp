@@ -4,6 +4,9 @@
 //    a string or (for equality and $in) a boolean becomes a lookup in `field_values`, the
 //    multikey index that holds, per document, every scalar that query::collect reaches there
 //    (array elements one by one), with its type bracket as `rank`;
+//  - `_key` equality or $in with strings reads the key column (unique index);
+//  - when either of those is present it drives the query (the scope index, which would walk all
+//    of the user's documents, is kept out of it);
 //  - every other condition goes, as one residual match, to ob_match(doc, ?), which runs the
 //    reference evaluator itself;
 //  - sort keys sort by type bracket, then value, then (objects and arrays) COLLATE ob_json,
