@@ -93,16 +93,15 @@ opbase_rc call_host_service(opbase_plugin* plugin, std::string_view name,
     return answer_failure(Status::validation("store request is not a JSON object"), on_result,
                           caller_ctx);
   }
-  Result<nlohmann::json> answer = [&]() -> Result<nlohmann::json> {
+  Result<std::string> answer = [&]() -> Result<std::string> {
     try {
-      return call_store_service(*store, plugin->name, name, request);
+      return call_store_service_text(*store, plugin->name, name, request);
     } catch (const std::exception& e) {
       return Status::internal(std::string("store: ") + e.what());
     }
   }();
   if (!answer) return answer_failure(answer.status(), on_result, caller_ctx);
-  const std::string text = answer->dump();
-  on_result(caller_ctx, OPBASE_RC_OK, str(text), {}, {}, {});
+  on_result(caller_ctx, OPBASE_RC_OK, str(*answer), {}, {}, {});
   return OPBASE_RC_OK;
 }
 

@@ -39,6 +39,10 @@ class ProjectStore {
   virtual Status insert(std::string_view ns, const store::InsertRequest& request) = 0;
   virtual Result<store::FindAnswer> find(std::string_view ns,
                                          const store::FindRequest& request) = 0;
+  // The answer of find as the JSON text the store service sends ({"documents": [...], "total":
+  // n}). Drivers that keep documents as JSON text override it to copy the text instead of
+  // parsing and printing every document again.
+  virtual Result<std::string> find_json(std::string_view ns, const store::FindRequest& request);
   virtual Result<int64_t> count(std::string_view ns, const store::CountRequest& request) = 0;
   virtual Result<store::UpdateAnswer> update(std::string_view ns,
                                              const store::UpdateRequest& request) = 0;

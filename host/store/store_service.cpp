@@ -22,6 +22,27 @@ Result<json> serve(const json& input, Decode&& decode, Run&& run, Shape&& shape)
 
 bool is_store_service(std::string_view name) { return name.starts_with(kStoreServicePrefix); }
 
+Result<std::string> call_store_service_text(ProjectStore& store, std::string_view ns,
+                                            std::string_view service, const json& input) {
+  if (service.substr(kStoreServicePrefix.size()) == "find") {
+    auto request = store::decode_find(input);
+    if (!request) return request.status();
+    return store.find_json(ns, *request);
+  }
+  auto answer = call_store_service(store, ns, service, input);
+  if (!answer) return answer.status();
+  return answer->dump();
+}
+
+Result<std::string> ProjectStore::find_json(std::string_view ns,
+                                            const store::FindRequest& request) {
+  auto answer = find(ns, request);
+  if (!answer) return answer.status();
+  json out = {{"documents", std::move(answer->documents)}};
+  if (answer->total >= 0) out["total"] = answer->total;
+  return out.dump();
+}
+
 Result<json> call_store_service(ProjectStore& store, std::string_view ns,
                                 std::string_view service, const json& input) {
   const std::string_view verb = service.substr(kStoreServicePrefix.size());

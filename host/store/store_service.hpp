@@ -20,5 +20,10 @@ bool is_store_service(std::string_view name);
 // (document_store.hpp) reads. An unknown store service is INTERNAL_ERROR naming it.
 Result<nlohmann::json> call_store_service(ProjectStore& store, std::string_view ns,
                                           std::string_view service, const nlohmann::json& input);
+// The same answer as JSON text, which the host hands to the plugin as it is (find's documents
+// are copied from the store's text, never parsed here).
+Result<std::string> call_store_service_text(ProjectStore& store, std::string_view ns,
+                                            std::string_view service,
+                                            const nlohmann::json& input);
 
 }  // namespace opbase::host

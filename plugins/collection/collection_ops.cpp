@@ -17,6 +17,8 @@ using nlohmann::json;
 
 // Deleted documents are purged at most this often per project (and always before a restore).
 constexpr int64_t kPurgeIntervalMs = 60'000;
+// Far beyond any collection, and small enough that the pagination arithmetic cannot overflow.
+constexpr int64_t kMaxOffset = int64_t{1} << 53;
 
 Status missing(std::string_view field, std::string_view what) {
   std::string message = "'";
@@ -163,6 +165,10 @@ Result<Reply> CollectionOps::find(const Request& request) {
   if (paging->limit < 1) {
     return Status::validation("limit must be at least 1", {{"field", "limit"}});
   }
+  if (paging->offset > kMaxOffset) {
+    return Status::validation("offset is above the maximum of " + std::to_string(kMaxOffset),
+                              {{"field", "offset"}, {"max", kMaxOffset}});
+  }
   query::Projection projection;
   if (auto it = body.find("project"); it != body.end() && !it->is_null()) {
     auto parsed = query::parse_projection(*it, user_query_);
@@ -190,7 +196,10 @@ Result<Reply> CollectionOps::find(const Request& request) {
   }
   if (!found) return found.status();
   json documents = json::array();
-  for (const json& doc : found->documents) documents.push_back(query::apply_projection(doc, projection));
+  const bool projects = projection.include || !projection.fields.empty() || !projection.keep_key;
+  for (json& doc : found->documents) {
+    documents.push_back(projects ? query::apply_projection(doc, projection) : std::move(doc));
+  }
   const auto count = static_cast<int64_t>(documents.size());
   return Reply(std::move(documents))
       .with_meta({{"pagination", pagination(paging->limit, paging->offset, found->total, count)}});

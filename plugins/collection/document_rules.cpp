@@ -46,6 +46,7 @@ std::string new_key() {
 std::string new_ref() { return hex(random_16()); }
 
 std::string iso_time(int64_t unix_ms) {
+  if (unix_ms < 0) unix_ms = 0;  // the clock never reads before 1970; keep the text well formed
   const std::time_t seconds = static_cast<std::time_t>(unix_ms / 1000);
   std::tm utc{};
   gmtime_r(&seconds, &utc);
@@ -63,11 +64,13 @@ bool user_field_name(std::string_view name) {
 Status check_nested_names(const json& value, std::string_view field) {
   if (value.is_object()) {
     for (const auto& [name, inner] : value.items()) {
+      std::string path(field);
+      path.append(".").append(name);
       if (name.empty() || name.front() == '$') {
         return Status::validation("field names may not be empty or start with '$'",
-                                  {{"field", std::string(field) + "." + name}});
+                                  {{"field", path}});
       }
-      if (Status s = check_nested_names(inner, field); !s) return s;
+      if (Status s = check_nested_names(inner, path); !s) return s;
     }
   } else if (value.is_array()) {
     for (const json& element : value) {

@@ -49,6 +49,10 @@ Result<int64_t> decode_int(const json& wire, std::string_view field, int64_t fal
   const auto it = wire.find(field);
   if (it == wire.end()) return fallback;
   if (!it->is_number_integer()) return bad_field(field, "must be an integer");
+  if (it->is_number_unsigned() &&
+      it->get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    return bad_field(field, "is out of the 64-bit integer range");
+  }
   return it->get<int64_t>();
 }
 
@@ -135,9 +139,17 @@ Status blocked_path(std::string_view path) {
                             {{"field", path}});
 }
 
-// a + b for JSON numbers: exact for integers (VALIDATION_ERROR on overflow), double otherwise.
+// An integer within int64 (an unsigned one above it is not: it adds as a double).
+bool is_int64(const json& v) {
+  return v.is_number_integer() &&
+         (!v.is_number_unsigned() ||
+          v.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max()));
+}
+
+// a + b for JSON numbers: exact for int64 integers (VALIDATION_ERROR on overflow), double
+// otherwise (DECISIONS 39: numbers outside the 64-bit integer range are doubles).
 Result<json> add_numbers(const json& a, const json& b, std::string_view path) {
-  if (a.is_number_integer() && b.is_number_integer()) {
+  if (is_int64(a) && is_int64(b)) {
     const auto x = a.get<int64_t>();
     const auto y = b.get<int64_t>();
     int64_t sum = 0;

@@ -125,7 +125,8 @@ class MemoryStore : public ProjectStore {
     if (request.with_total) answer.total = static_cast<int64_t>(chosen.size());
     const auto size = static_cast<int64_t>(chosen.size());
     const int64_t begin = std::clamp<int64_t>(request.offset, 0, size);
-    const int64_t end = request.limit < 0 ? size : std::min(size, begin + request.limit);
+    const int64_t end =
+        request.limit < 0 || request.limit >= size - begin ? size : begin + request.limit;
     for (int64_t i = begin; i < end; ++i) answer.documents.push_back(chosen[i]->doc);
     return answer;
   }

@@ -70,7 +70,9 @@ Result<std::unique_ptr<Connection>> Connection::open(const std::string& path, bo
   sqlite3_busy_timeout(db, 10'000);
   const std::string pragmas = std::string("PRAGMA journal_mode=WAL; PRAGMA synchronous=") +
                               (synchronous_full ? "FULL" : "NORMAL") +
-                              "; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY;";
+                              "; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY;"
+                              // A safety net only: the Checkpointer keeps the WAL short.
+                              " PRAGMA wal_autocheckpoint=20000;";
   if (Status s = connection->exec(pragmas); !s) return s;
   if (Status s = register_functions(db); !s) return s;
   return connection;
@@ -90,6 +92,14 @@ Status Connection::exec(std::string_view sql) {
     return status;
   }
   return Status::ok();
+}
+
+Status Connection::run_cached(const std::string& sql) {
+  auto stmt = prepare(sql);
+  if (!stmt) return stmt.status();
+  while ((*stmt)->step()) {
+  }
+  return (*stmt)->status();
 }
 
 Result<std::unique_ptr<Statement>> Connection::prepare(const std::string& sql) {

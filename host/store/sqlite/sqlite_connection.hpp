@@ -57,6 +57,9 @@ class Connection {
   Connection& operator=(const Connection&) = delete;
 
   Status exec(std::string_view sql);
+  // One statement without parameters through the statement cache: for the writer's per-job
+  // SAVEPOINT / RELEASE / COMMIT, which sqlite3_exec would compile again each time.
+  Status run_cached(const std::string& sql);
   // A cached prepared statement; INTERNAL_ERROR when the SQL does not compile.
   Result<std::unique_ptr<Statement>> prepare(const std::string& sql);
   int64_t changes() const { return sqlite3_changes64(db_); }

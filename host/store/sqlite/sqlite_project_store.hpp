@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "store/document_store.hpp"
+#include "store/sqlite/sqlite_checkpointer.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
 #include "store/sqlite/sqlite_writer.hpp"
 
@@ -37,6 +38,7 @@ class SqliteProjectStore : public ProjectStore {
 
   Status insert(std::string_view ns, const store::InsertRequest& request) override;
   Result<store::FindAnswer> find(std::string_view ns, const store::FindRequest& request) override;
+  Result<std::string> find_json(std::string_view ns, const store::FindRequest& request) override;
   Result<int64_t> count(std::string_view ns, const store::CountRequest& request) override;
   Result<store::UpdateAnswer> update(std::string_view ns,
                                      const store::UpdateRequest& request) override;
@@ -73,6 +75,7 @@ class SqliteProjectStore : public ProjectStore {
 
   StoreOptions options_;
   std::unique_ptr<Writer> writer_;
+  std::unique_ptr<Checkpointer> checkpointer_;
   std::mutex readers_mutex_;
   std::condition_variable reader_free_;
   std::vector<std::unique_ptr<Connection>> idle_readers_;

@@ -65,12 +65,12 @@ void Writer::loop() {
 // them only after `done` is set under the mutex.
 void Writer::run_group(std::deque<std::shared_ptr<Pending>>& group) {
   Connection& db = *connection_;
-  if (Status begun = db.exec("BEGIN IMMEDIATE"); !begun) {
+  if (Status begun = db.run_cached("BEGIN IMMEDIATE"); !begun) {
     for (auto& pending : group) pending->status = begun;
     return;
   }
   for (auto& pending : group) {
-    if (Status s = db.exec("SAVEPOINT job"); !s) {
+    if (Status s = db.run_cached("SAVEPOINT job"); !s) {
       pending->status = s;
       continue;
     }
@@ -79,10 +79,10 @@ void Writer::run_group(std::deque<std::shared_ptr<Pending>>& group) {
     } catch (const std::exception& e) {
       pending->status = Status::internal(std::string("sqlite: write failed: ") + e.what());
     }
-    if (!pending->status) db.exec("ROLLBACK TO job");
-    db.exec("RELEASE job");
+    if (!pending->status) db.run_cached("ROLLBACK TO job");
+    db.run_cached("RELEASE job");
   }
-  if (Status committed = db.exec("COMMIT"); !committed) {
+  if (Status committed = db.run_cached("COMMIT"); !committed) {
     db.exec("ROLLBACK");
     for (auto& pending : group) {
       if (pending->status) pending->status = committed;
