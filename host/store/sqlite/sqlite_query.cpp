@@ -133,6 +133,91 @@ void add_index_values(const json& value, std::vector<IndexValue>* out) {
   if (auto form = index_form(value)) out->push_back(std::move(*form));
 }
 
+// ---- Plain SQL for top-level fields ----------------------------------------------------------
+// A condition on a one-segment path with a scalar operand has an exact SQL form over SQLite's
+// JSON functions, which is much cheaper than ob_match's full parse of every document: the path
+// can only reach the field itself (no array of objects lies on the way), so the reference's
+// rules reduce to the field's JSON type T and value V, plus, when T is 'array', its elements.
+// Every form is wrapped in coalesce(..., 0) so NULL (a missing field) never leaks into NOT.
+
+// The type test of an operand's bracket, or "" when the operand has none here (objects, arrays,
+// numbers beyond SQLite's exact range).
+std::string type_test(const json& operand, const std::string& type_expr) {
+  switch (operand.type()) {
+    case json::value_t::number_integer:
+    case json::value_t::number_float:
+      return type_expr + " IN ('integer', 'real')";
+    case json::value_t::number_unsigned:
+      if (operand.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        return "";
+      }
+      return type_expr + " IN ('integer', 'real')";
+    case json::value_t::string:
+      return type_expr + " = 'text'";
+    case json::value_t::boolean:
+      return type_expr + (operand.get<bool>() ? " = 'true'" : " = 'false'");
+    case json::value_t::null:
+      return type_expr + " = 'null'";
+    default:
+      return "";
+  }
+}
+
+Bind operand_bind(const json& operand) {
+  if (operand.is_number_float()) return operand.get<double>();
+  if (operand.is_number()) return operand.get<int64_t>();
+  if (operand.is_string()) return operand.get<std::string>();
+  return nullptr;
+}
+
+// "the field, or one of its elements, has the operand's type and compares `op` to it".
+std::optional<std::string> scalar_test(const json& operand, std::string_view op,
+                                       const std::string& path, std::vector<Bind>* binds) {
+  const std::string field_type = "json_type(doc, " + path + ")";
+  const std::string field_test = type_test(operand, field_type);
+  const std::string element_test = type_test(operand, "type");
+  if (field_test.empty()) return std::nullopt;
+  const bool by_value = operand.is_number() || operand.is_string();
+  if (!by_value && op != "=") return "0";  // ranges compare numbers and strings only
+  std::string field = "(" + field_test;
+  std::string element = "(" + field_type + " = 'array' AND EXISTS (SELECT 1 FROM json_each(doc, " +
+                        path + ") WHERE " + element_test;
+  if (by_value) {
+    field += " AND json_extract(doc, " + path + ") " + std::string(op) + " ?";
+    element += " AND value " + std::string(op) + " ?";
+    binds->push_back(operand_bind(operand));
+    binds->push_back(operand_bind(operand));
+  }
+  std::string out = field + ") OR " + element + "))";
+  if (operand.is_null()) out = "(" + field_type + " IS NULL OR " + out + ")";  // missing = null
+  return out;
+}
+
+std::optional<std::string> plain_sql(const query::Condition& c, std::vector<Bind>* binds) {
+  if (c.path.segments.size() != 1) return std::nullopt;
+  const auto spelled = sql_json_path(c.path);
+  if (!spelled) return std::nullopt;
+  const std::string path = sql_literal(*spelled);
+  std::vector<Bind> own;
+  std::string sql;
+  if (c.op == query::Op::kIn || c.op == query::Op::kNin) {
+    if (!c.value.is_array()) return std::nullopt;
+    sql = c.value.empty() ? "0" : "";
+    for (const json& operand : c.value) {
+      auto test = scalar_test(operand, "=", path, &own);
+      if (!test) return std::nullopt;
+      sql += (sql.empty() ? "" : " OR ") + *test;
+    }
+  } else {
+    auto test = scalar_test(c.value, comparison(c.op), path, &own);
+    if (!test) return std::nullopt;
+    sql = *test;
+  }
+  const bool negated = c.op == query::Op::kNe || c.op == query::Op::kNin;
+  binds->insert(binds->end(), own.begin(), own.end());
+  return std::string(negated ? "NOT " : "") + "coalesce((" + sql + "), 0)";
+}
+
 // `_key` conditions the key column answers exactly: equality with a string, $in of strings.
 bool key_predicate(const query::Condition& c, std::string* sql, std::vector<Bind>* binds) {
   if (c.path.text != "_key") return false;
@@ -162,6 +247,8 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
                        const std::vector<std::string>& indexed) {
   std::string selective;  // conditions answered by an index: they drive the query
   std::vector<Bind> selective_binds;
+  std::string plain;  // conditions in plain SQL, tested row by row
+  std::vector<Bind> plain_binds;
   query::Match residual;
   for (const query::Condition& c : match) {
     std::string predicate;
@@ -174,7 +261,11 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
     const bool declared =
         std::find(indexed.begin(), indexed.end(), c.path.text) != indexed.end();
     if (!declared || !index_predicate(c, &predicate, &predicate_binds)) {
-      residual.push_back(c);
+      if (auto sql = plain_sql(c, &plain_binds)) {
+        plain += " AND " + *sql;
+      } else {
+        residual.push_back(c);
+      }
       continue;
     }
     selective += " AND id IN (SELECT doc FROM field_values WHERE ns = ? AND coll = ? AND path = ?";
@@ -196,8 +287,9 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
     out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
   }
   add_scope(target, plus, &out.where, &out.binds);
-  out.where += selective;
+  out.where += selective + plain;
   out.binds.insert(out.binds.end(), selective_binds.begin(), selective_binds.end());
+  out.binds.insert(out.binds.end(), plain_binds.begin(), plain_binds.end());
   if (!residual.empty()) {
     out.where += " AND ob_match(doc, ?)";
     out.binds.push_back(store::match_to_json(residual).dump());

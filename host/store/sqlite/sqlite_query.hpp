@@ -7,6 +7,9 @@
 //  - `_key` equality or $in with strings reads the key column (unique index);
 //  - when either of those is present it drives the query (the scope index, which would walk all
 //    of the user's documents, is kept out of it);
+//  - a condition on a top-level field with a scalar operand becomes plain SQL over SQLite's JSON
+//    functions (json_type, json_extract, json_each for array elements), exact because no array
+//    of objects can lie on a one-segment path;
 //  - every other condition goes, as one residual match, to ob_match(doc, ?), which runs the
 //    reference evaluator itself;
 //  - sort keys sort by type bracket, then value, then (objects and arrays) COLLATE ob_json,
