@@ -220,11 +220,16 @@ json encode(const InsertRequest& r) {
   return {{"collection", r.collection}, {"documents", r.documents}};
 }
 
+// Key by key, as find is on every read's path (initializer lists build temporaries).
 json encode(const FindRequest& r) {
-  json out = {{"collection", r.collection},   {"state", state_name(r.state)},
-              {"match", match_to_json(r.match)}, {"sort", sort_to_text(r.sort)},
-              {"offset", r.offset},            {"limit", r.limit},
-              {"with_total", r.with_total}};
+  json out = json::object();
+  out["collection"] = r.collection;
+  out["state"] = state_name(r.state);
+  out["match"] = match_to_json(r.match);
+  out["sort"] = sort_to_text(r.sort);
+  out["offset"] = r.offset;
+  out["limit"] = r.limit;
+  out["with_total"] = r.with_total;
   put_scope(out, r.scope);
   return out;
 }

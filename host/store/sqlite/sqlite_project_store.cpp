@@ -257,12 +257,12 @@ auto SqliteProjectStore::read(F&& body) -> decltype(body(std::declval<Connection
   auto connection = take_reader();
   if (!connection) return connection.status();
   Connection& db = **connection;
-  if (Status s = db.exec("BEGIN"); !s) {
+  if (Status s = db.run_cached("BEGIN"); !s) {
     give_back(std::move(*connection));
     return s;
   }
   auto answer = body(db);
-  db.exec("COMMIT");
+  db.run_cached("COMMIT");
   give_back(std::move(*connection));
   return answer;
 }
