@@ -495,9 +495,16 @@ Result<std::string> SqliteProjectStore::find_json(std::string_view ns,
     }
     out += ']';
     if (request.with_total) {
-      auto total = count_rows(db, filter);
-      if (!total) return total.status();
-      out += ",\"total\":" + std::to_string(*total);
+      // A page that is not full ends the matches: the total is known without counting them.
+      const auto returned = static_cast<int64_t>(rows->size());
+      const bool page_ended = request.limit < 0 || returned < request.limit;
+      int64_t total = request.offset + returned;
+      if (!page_ended || (returned == 0 && request.offset > 0)) {
+        auto counted = count_rows(db, filter);
+        if (!counted) return counted.status();
+        total = *counted;
+      }
+      out += ",\"total\":" + std::to_string(total);
     }
     out += '}';
     return out;
