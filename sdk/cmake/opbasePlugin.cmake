@@ -16,6 +16,9 @@ function(opbase_add_plugin name)
   if(DEFINED OPBASE_PLUGIN_BUILD_DIR)
     set_target_properties(${name} PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${OPBASE_PLUGIN_BUILD_DIR}")
   endif()
-  # Unresolved symbols are a build error, not a load-time surprise.
-  target_link_options(${name} PRIVATE -Wl,--no-undefined)
+  # Unresolved symbols are a build error, not a load-time surprise. Not in sanitizer builds of
+  # this tree: there the sanitizer runtime lives in the executable that loads the plugin.
+  if(NOT OPBASE_SANITIZE AND NOT OPBASE_BUILD_FUZZERS)
+    target_link_options(${name} PRIVATE -Wl,--no-undefined)
+  endif()
 endfunction()
