@@ -971,6 +971,72 @@ TEST_P(StoreConformance, IndexesGiveTheSameAnswers) {
   EXPECT_EQ(find_keys("idx", R"({"o.p:$lt": 4})"), (Keys{"x01", "x02"}));
 }
 
+// Finds and counts a single equality on an indexed field can answer from the index alone:
+// they must still see only the requested state and owner, in date order with `_key` ties.
+TEST_P(StoreConformance, IndexedEqualityFollowsStatesAndDateOrder) {
+  std::shared_ptr<ProjectStore> indexed;
+  ASSERT_NO_FATAL_FAILURE(open_store({IndexSpec{std::string(kNs), "dated", P("v")}}, &indexed));
+  ASSERT_TRUE(indexed);
+  const json documents = J(R"([
+    {"_key": "d1", "_userkey": "x", "v": "a", "_created_at": "2024-01-01T00:00:00.000Z"},
+    {"_key": "d2", "_userkey": "x", "v": "a", "_created_at": "2024-01-03T00:00:00.000Z"},
+    {"_key": "d3", "_userkey": "x", "v": ["a", "b"], "_created_at": "2024-01-02T00:00:00.000Z"},
+    {"_key": "d4", "_userkey": "x", "v": "a", "_created_at": "2024-01-02T00:00:00.000Z"},
+    {"_key": "d5", "_userkey": "y", "v": "a", "_created_at": "2024-01-05T00:00:00.000Z"},
+    {"_key": "d6", "_userkey": "x", "v": 1, "_created_at": 7},
+    {"_key": "d7", "_userkey": "x", "v": 1.0},
+    {"_key": "d8", "_userkey": "x", "v": true, "_created_at": "2024-01-04T00:00:00.000Z"}])");
+  std::vector<Stored> stored;
+  for (const json& doc : documents) stored.push_back({doc});
+  Status inserted = indexed->insert(kNs, {"dated", {documents.begin(), documents.end()}});
+  ASSERT_TRUE(inserted) << inserted.to_string();
+  auto check = [&](std::string_view when) {
+    for (std::string_view match : {R"({"v": "a"})", R"({"v": "b"})", R"({"v": 1})", R"({"v": true})"}) {
+      for (const Scope& scope : {Scope::user("x"), Scope::user("y")}) {
+        for (State state : {State::kActive, State::kDeleted, State::kArchived}) {
+          for (std::string_view sort : {"", "_created_at asc", "_created_at desc"}) {
+            for (int64_t limit : {int64_t{-1}, int64_t{2}}) {
+              store::FindRequest request{"dated", scope, state, M(match), S(sort)};
+              request.limit = limit;
+              request.offset = limit > 0 ? 1 : 0;
+              request.with_total = true;
+              int64_t total = 0;
+              const Keys expected = keys_of(reference_find(stored, request, &total));
+              auto answer = indexed->find(kNs, request);
+              ASSERT_TRUE(answer) << answer.status().to_string();
+              EXPECT_EQ(keys_of(answer->documents), expected) << when << ": " << describe(request);
+              EXPECT_EQ(answer->total, total) << when << ": " << describe(request);
+              auto counted = indexed->count(kNs, {"dated", scope, state, M(match)});
+              ASSERT_TRUE(counted) << counted.status().to_string();
+              EXPECT_EQ(*counted, total) << when << " count: " << describe(request);
+            }
+          }
+        }
+      }
+    }
+  };
+  check("inserted");
+  auto deleted = indexed->change_state(
+      kNs, {"dated", Scope::user("x"), M(R"({"_key:$in": ["d2", "d6"]})"), State::kActive,
+            State::kDeleted, "r1", 10});
+  ASSERT_TRUE(deleted) << deleted.status().to_string();
+  auto archived = indexed->change_state(
+      kNs, {"dated", Scope::user("x"), M(R"({"_key": "d3"})"), State::kActive, State::kArchived,
+            "r2", 11});
+  ASSERT_TRUE(archived) << archived.status().to_string();
+  for (Stored& s : stored) {
+    const std::string key = s.doc["_key"];
+    if (key == "d2" || key == "d6") s.state = State::kDeleted;
+    if (key == "d3") s.state = State::kArchived;
+  }
+  check("after delete and archive");
+  ASSERT_TRUE(indexed->restore(kNs, {"dated", Scope::user("x"), "r1"}));
+  for (Stored& s : stored) {
+    if (s.state == State::kDeleted) s.state = State::kActive;
+  }
+  check("after restore");
+}
+
 // ---- the randomized differential test ----
 
 // Small random documents and queries over a few paths, so that values collide often.

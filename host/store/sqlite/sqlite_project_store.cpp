@@ -25,11 +25,13 @@ CREATE TABLE IF NOT EXISTS documents(
 CREATE INDEX IF NOT EXISTS documents_scope ON documents(ns, coll, owner, state, created, key);
 CREATE INDEX IF NOT EXISTS documents_ref ON documents(ref) WHERE ref IS NOT NULL;
 CREATE INDEX IF NOT EXISTS documents_state_time ON documents(ns, state, state_ms) WHERE state <> 0;
-CREATE TABLE IF NOT EXISTS field_values(
+CREATE TABLE IF NOT EXISTS field_index(
   ns TEXT NOT NULL, coll TEXT NOT NULL, path TEXT NOT NULL, owner TEXT NOT NULL,
-  rank INTEGER NOT NULL, value NOT NULL, doc INTEGER NOT NULL,
-  PRIMARY KEY(ns, coll, path, owner, rank, value, doc)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS field_values_doc ON field_values(doc);
+  state INTEGER NOT NULL, rank INTEGER NOT NULL, value NOT NULL, created, key TEXT NOT NULL,
+  doc INTEGER NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS field_index_entry ON field_index(doc, path, rank, value);
+CREATE INDEX IF NOT EXISTS field_index_lookup
+  ON field_index(ns, coll, path, owner, state, rank, value, created, key, doc);
 CREATE TABLE IF NOT EXISTS collections(
   ns TEXT NOT NULL, coll TEXT NOT NULL, PRIMARY KEY(ns, coll)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS declared_indexes(
@@ -37,7 +39,7 @@ CREATE TABLE IF NOT EXISTS declared_indexes(
   PRIMARY KEY(ns, coll, path)) WITHOUT ROWID;
 )sql";
 
-// field_values.owner for documents without an owner: no user key is empty.
+// field_index.owner for documents without an owner: no user key is empty.
 const std::string kNoOwner;
 
 Bind owner_bind(const json& doc) {
@@ -94,10 +96,12 @@ Result<std::vector<Row>> select_rows(Connection& db, const SqlFilter& filter,
   return rows;
 }
 
-Result<int64_t> count_rows(Connection& db, const SqlFilter& filter) {
-  auto stmt = db.prepare("SELECT count(*) FROM documents WHERE " + filter.where);
+// count(*) of documents under a filter, or of any other query given as `sql` with `binds`.
+Result<int64_t> count_rows(Connection& db, const SqlFilter& filter, const std::string& sql = "",
+                           const std::vector<Bind>& binds = {}) {
+  auto stmt = db.prepare(sql.empty() ? "SELECT count(*) FROM documents WHERE " + filter.where : sql);
   if (!stmt) return stmt.status();
-  (*stmt)->bind_all(filter.binds);
+  (*stmt)->bind_all(sql.empty() ? filter.binds : binds);
   const int64_t count = (*stmt)->step() ? (*stmt)->int_at(0) : 0;
   if (!(*stmt)->status()) return (*stmt)->status();
   return count;
@@ -136,6 +140,17 @@ SqliteProjectStore::~SqliteProjectStore() {
 Result<std::shared_ptr<SqliteProjectStore>> SqliteProjectStore::open(StoreOptions options) {
   auto connection = Connection::open(options.path, /*create=*/true, options.synchronous_full);
   if (!connection) return connection.status();
+  // The first layout of the field index (field_values) lacked state, created and key: drop it and
+  // forget the declarations, so the sync below rebuilds the index in the current layout.
+  if (Status s = (*connection)->exec(
+          "CREATE TABLE IF NOT EXISTS declared_indexes(ns TEXT NOT NULL, coll TEXT NOT NULL,"
+          " path TEXT NOT NULL, PRIMARY KEY(ns, coll, path)) WITHOUT ROWID;"
+          "DELETE FROM declared_indexes WHERE EXISTS (SELECT 1 FROM sqlite_master"
+          " WHERE name = 'field_values');"
+          "DROP TABLE IF EXISTS field_values;");
+      !s) {
+    return s;
+  }
   if (Status s = (*connection)->exec(kSchema); !s) return s;
   std::shared_ptr<SqliteProjectStore> store(new SqliteProjectStore(std::move(options)));
   if (Status s = store->sync_declared_indexes(**connection); !s) return s;
@@ -172,7 +187,7 @@ Status SqliteProjectStore::sync_declared_indexes(Connection& db) {
   declared->reset();
   for (const IndexSpec& spec : stale) {
     const std::vector<Bind> key = {spec.ns, spec.collection, spec.path.text};
-    if (Status s = run(db, "DELETE FROM field_values WHERE ns = ? AND coll = ? AND path = ?", key);
+    if (Status s = run(db, "DELETE FROM field_index WHERE ns = ? AND coll = ? AND path = ?", key);
         !s) {
       return fail(s);
     }
@@ -191,27 +206,23 @@ Status SqliteProjectStore::sync_declared_indexes(Connection& db) {
     const bool present = (*known)->step();
     known->reset();
     if (present) continue;
-    if (Status s = run(db, "DELETE FROM field_values WHERE ns = ? AND coll = ? AND path = ?", key);
+    if (Status s = run(db, "DELETE FROM field_index WHERE ns = ? AND coll = ? AND path = ?", key);
         !s) {
       return fail(s);
     }
-    auto rows = select_rows(db, {"ns = ? AND coll = ?", {spec.ns, spec.collection}},
-                            "ORDER BY id", -1, 0);
-    if (!rows) return fail(rows.status());
-    for (const Row& row : *rows) {
-      auto doc = parse_doc(row.doc);
+    auto stmt = db.prepare("SELECT id, state, doc FROM documents WHERE ns = ? AND coll = ?");
+    if (!stmt) return fail(stmt.status());
+    (*stmt)->bind_all({spec.ns, spec.collection});
+    std::vector<std::tuple<int64_t, int64_t, std::string>> rows;
+    while ((*stmt)->step()) {
+      rows.emplace_back((*stmt)->int_at(0), (*stmt)->int_at(1), std::string((*stmt)->text_at(2)));
+    }
+    if (!(*stmt)->status()) return fail((*stmt)->status());
+    stmt->reset();
+    for (const auto& [id, state, text] : rows) {
+      auto doc = parse_doc(text);
       if (!doc) return fail(doc.status());
-      const Bind owner = owner_bind(*doc);
-      for (const IndexValue& v : index_values(*doc, spec.path)) {
-        if (Status s = run(db,
-                           "INSERT OR IGNORE INTO field_values VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           {spec.ns, spec.collection, spec.path.text,
-                            std::holds_alternative<std::string>(owner) ? owner : Bind(kNoOwner),
-                            static_cast<int64_t>(v.rank), v.value, row.id});
-            !s) {
-          return fail(s);
-        }
-      }
+      if (Status s = insert_index_rows(db, spec, id, state, *doc); !s) return fail(s);
     }
     if (Status s = run(db, "INSERT INTO declared_indexes VALUES (?, ?, ?)", key); !s) {
       return fail(s);
@@ -278,24 +289,36 @@ std::vector<std::string> SqliteProjectStore::indexed_paths(std::string_view ns,
   return paths;
 }
 
+// The field_index rows of one document for one declared path: each scalar reached there, with
+// what sorting and scoping need (owner, state, created, key), so a query on the path can be
+// answered, sorted and counted from the index alone.
+Status SqliteProjectStore::insert_index_rows(Connection& db, const IndexSpec& spec, int64_t id,
+                                             int64_t state, const json& doc) {
+  const Bind owner = owner_bind(doc);
+  for (const IndexValue& v : index_values(doc, spec.path)) {
+    if (Status s = run(db,
+                       "INSERT OR IGNORE INTO field_index VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       {spec.ns, spec.collection, spec.path.text,
+                        std::holds_alternative<std::string>(owner) ? owner : Bind(kNoOwner), state,
+                        static_cast<int64_t>(v.rank), v.value, created_bind(doc),
+                        doc.at("_key").get<std::string>(), id});
+        !s) {
+      return s;
+    }
+  }
+  return Status::ok();
+}
+
 Status SqliteProjectStore::write_index_rows(Connection& db, std::string_view ns,
                                             std::string_view collection, int64_t id,
                                             const json& doc, bool replace) {
   if (replace) {
-    if (Status s = run(db, "DELETE FROM field_values WHERE doc = ?", {id}); !s) return s;
+    if (Status s = run(db, "DELETE FROM field_index WHERE doc = ?", {id}); !s) return s;
   }
-  const Bind owner = owner_bind(doc);
   for (const IndexSpec& spec : options_.indexes) {
     if (spec.ns != ns || spec.collection != collection) continue;
-    for (const IndexValue& v : index_values(doc, spec.path)) {
-      if (Status s = run(db, "INSERT OR IGNORE INTO field_values VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         {std::string(ns), std::string(collection), spec.path.text,
-                          std::holds_alternative<std::string>(owner) ? owner : Bind(kNoOwner),
-                          static_cast<int64_t>(v.rank), v.value, id});
-          !s) {
-        return s;
-      }
-    }
+    // Only active documents are written or changed, so their state is 0.
+    if (Status s = insert_index_rows(db, spec, id, 0, doc); !s) return s;
   }
   return Status::ok();
 }
@@ -410,6 +433,11 @@ Result<store::KeysAnswer> SqliteProjectStore::change_state(std::string_view ns,
           !s) {
         return s;
       }
+      if (Status s = run(db, "UPDATE field_index SET state = ? WHERE doc = ?",
+                         {static_cast<int64_t>(state_code(request.to)), row.id});
+          !s) {
+        return s;
+      }
     }
     answer.keys = sorted_keys(*rows);
     return Status::ok();
@@ -435,6 +463,9 @@ Result<store::KeysAnswer> SqliteProjectStore::restore(std::string_view ns,
           !s) {
         return s;
       }
+      if (Status s = run(db, "UPDATE field_index SET state = 0 WHERE doc = ?", {row.id}); !s) {
+        return s;
+      }
     }
     answer.keys = sorted_keys(*rows);
     return Status::ok();
@@ -451,7 +482,7 @@ Result<int64_t> SqliteProjectStore::purge(std::string_view ns, const store::Purg
                                      request.before_ms};
     const std::string selected = "ns = ? AND state = ? AND state <> 0 AND state_ms < ?";
     if (Status s = run(db,
-                       "DELETE FROM field_values WHERE doc IN (SELECT id FROM documents WHERE " +
+                       "DELETE FROM field_index WHERE doc IN (SELECT id FROM documents WHERE " +
                            selected + ")",
                        binds);
         !s) {
@@ -480,32 +511,90 @@ Result<store::FindAnswer> SqliteProjectStore::find(std::string_view ns,
   return out;
 }
 
+namespace {
+
+// The texts of documents by id, in the order of `ids`.
+Result<std::vector<std::string>> documents_by_id(Connection& db, const std::vector<int64_t>& ids) {
+  std::vector<std::string> texts;
+  texts.reserve(ids.size());
+  for (int64_t id : ids) {
+    auto stmt = db.prepare("SELECT doc FROM documents WHERE id = ?");
+    if (!stmt) return stmt.status();
+    (*stmt)->bind(1, id);
+    if (!(*stmt)->step()) {
+      if (!(*stmt)->status()) return (*stmt)->status();
+      return Status::internal("sqlite: the field index names a missing document");
+    }
+    texts.emplace_back((*stmt)->text_at(0));
+  }
+  return texts;
+}
+
+// The page and its total from the field index alone (IndexOnly); documents read by id.
+Result<std::pair<std::vector<std::string>, int64_t>> index_only_page(
+    Connection& db, const IndexOnly& plan, int64_t limit, int64_t offset, bool with_total) {
+  auto stmt = db.prepare("SELECT doc FROM field_index WHERE " + plan.where + " " + plan.order +
+                         " LIMIT ? OFFSET ?");
+  if (!stmt) return stmt.status();
+  (*stmt)->bind_all(plan.binds);
+  (*stmt)->bind(static_cast<int>(plan.binds.size() + 1), limit);
+  (*stmt)->bind(static_cast<int>(plan.binds.size() + 2), offset);
+  std::vector<int64_t> ids;
+  while ((*stmt)->step()) ids.push_back((*stmt)->int_at(0));
+  if (!(*stmt)->status()) return (*stmt)->status();
+  stmt->reset();
+  auto texts = documents_by_id(db, ids);
+  if (!texts) return texts.status();
+  int64_t total = -1;
+  if (with_total) {
+    auto counted = count_rows(db, {"", {}}, "SELECT count(*) FROM field_index WHERE " + plan.where,
+                              plan.binds);
+    if (!counted) return counted.status();
+    total = *counted;
+  }
+  return std::pair{std::move(*texts), total};
+}
+
+}  // namespace
+
 // The stored texts are valid JSON objects (written by doc.dump()), so they are copied as they are.
 Result<std::string> SqliteProjectStore::find_json(std::string_view ns,
                                                   const store::FindRequest& request) {
   const Target target{ns, request.collection, &request.scope, request.state};
-  const SqlFilter filter = build_filter(target, request.match, indexed_paths(ns, request.collection));
+  const auto indexed = indexed_paths(ns, request.collection);
+  const auto plan = index_only(target, request.match, request.sort, indexed);
+  const SqlFilter filter = build_filter(target, request.match, indexed);
   return read([&](Connection& db) -> Result<std::string> {
-    auto rows = select_rows(db, filter, build_order(request.sort), request.limit, request.offset);
-    if (!rows) return rows.status();
+    std::vector<std::string> texts;
+    int64_t total = -1;
+    if (plan) {
+      auto page = index_only_page(db, *plan, request.limit, request.offset, request.with_total);
+      if (!page) return page.status();
+      texts = std::move(page->first);
+      total = page->second;
+    } else {
+      auto rows = select_rows(db, filter, build_order(request.sort), request.limit, request.offset);
+      if (!rows) return rows.status();
+      for (Row& row : *rows) texts.push_back(std::move(row.doc));
+      if (request.with_total) {
+        // A page that is not full ends the matches: the total is known without counting them.
+        const auto returned = static_cast<int64_t>(texts.size());
+        const bool page_ended = request.limit < 0 || returned < request.limit;
+        total = request.offset + returned;
+        if (!page_ended || (returned == 0 && request.offset > 0)) {
+          auto counted = count_rows(db, filter);
+          if (!counted) return counted.status();
+          total = *counted;
+        }
+      }
+    }
     std::string out = "{\"documents\":[";
-    for (std::size_t i = 0; i < rows->size(); ++i) {
+    for (std::size_t i = 0; i < texts.size(); ++i) {
       if (i) out += ',';
-      out += (*rows)[i].doc;
+      out += texts[i];
     }
     out += ']';
-    if (request.with_total) {
-      // A page that is not full ends the matches: the total is known without counting them.
-      const auto returned = static_cast<int64_t>(rows->size());
-      const bool page_ended = request.limit < 0 || returned < request.limit;
-      int64_t total = request.offset + returned;
-      if (!page_ended || (returned == 0 && request.offset > 0)) {
-        auto counted = count_rows(db, filter);
-        if (!counted) return counted.status();
-        total = *counted;
-      }
-      out += ",\"total\":" + std::to_string(total);
-    }
+    if (request.with_total) out += ",\"total\":" + std::to_string(total);
     out += '}';
     return out;
   });
@@ -513,7 +602,14 @@ Result<std::string> SqliteProjectStore::find_json(std::string_view ns,
 
 Result<int64_t> SqliteProjectStore::count(std::string_view ns, const store::CountRequest& request) {
   const Target target{ns, request.collection, &request.scope, request.state};
-  const SqlFilter filter = build_filter(target, request.match, indexed_paths(ns, request.collection));
+  const auto indexed = indexed_paths(ns, request.collection);
+  if (const auto plan = index_only(target, request.match, {}, indexed)) {
+    return read([&](Connection& db) {
+      return count_rows(db, {}, "SELECT count(*) FROM field_index WHERE " + plan->where,
+                        plan->binds);
+    });
+  }
+  const SqlFilter filter = build_filter(target, request.match, indexed);
   return read([&](Connection& db) { return count_rows(db, filter); });
 }
 

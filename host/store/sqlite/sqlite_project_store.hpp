@@ -2,10 +2,12 @@
 // of reader connections. Tables:
 //   documents(id, key UNIQUE, ns, coll, owner, state, ref, state_ms, created, doc)
 //     doc is the document's JSON text; the other columns are what queries select and sort by.
-//   field_values(ns, coll, path, owner, rank, value, doc)   the multikey index of the declared
-//     paths (sqlite_query.hpp); rebuilt for a path when its declaration first appears.
+//   field_index(ns, coll, path, owner, state, rank, value, created, key, doc)   the multikey
+//     index of the declared paths (sqlite_query.hpp), with the columns that let a query on one
+//     path be sorted by date and counted without reading documents; rebuilt for a path when its
+//     declaration first appears.
 //   collections(ns, coll)             every collection that ever held a document.
-//   declared_indexes(ns, coll, path)  the declarations field_values is complete for.
+//   declared_indexes(ns, coll, path)  the declarations field_index is complete for.
 // Thread-safety: every method may be called from any thread, concurrently.
 #pragma once
 
@@ -31,7 +33,7 @@ struct StoreOptions {
 
 class SqliteProjectStore : public ProjectStore {
  public:
-  // Opens or creates the file, creates the schema, and brings field_values in line with the
+  // Opens or creates the file, creates the schema, and brings field_index in line with the
   // declared indexes.
   static Result<std::shared_ptr<SqliteProjectStore>> open(StoreOptions options);
   ~SqliteProjectStore() override;
@@ -67,6 +69,8 @@ class SqliteProjectStore : public ProjectStore {
   std::vector<std::string> indexed_paths(std::string_view ns, std::string_view collection) const;
   Status write_index_rows(Connection& db, std::string_view ns, std::string_view collection,
                           int64_t id, const nlohmann::json& doc, bool replace);
+  Status insert_index_rows(Connection& db, const IndexSpec& spec, int64_t id, int64_t state,
+                           const nlohmann::json& doc);
   Status insert_one(Connection& db, std::string_view ns, std::string_view collection,
                     const nlohmann::json& doc);
   Status store_change(Connection& db, std::string_view ns, std::string_view collection,

@@ -9,7 +9,7 @@ namespace {
 
 using nlohmann::json;
 
-// Type brackets of query::compare_values, as stored in field_values.rank.
+// Type brackets of query::compare_values, as stored in field_index.rank.
 constexpr int kRankNumber = 1;
 constexpr int kRankString = 2;
 constexpr int kRankBool = 5;
@@ -50,7 +50,7 @@ std::string_view comparison(query::Op op) {
   }
 }
 
-// The field_values predicate of one condition, or false when the index cannot answer it.
+// The field_index predicate of one condition, or false when the index cannot answer it.
 bool index_predicate(const query::Condition& c, std::string* sql, std::vector<Bind>* binds) {
   if (c.op == query::Op::kIn) {
     if (!c.value.is_array() || c.value.empty()) return false;
@@ -268,10 +268,14 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
       }
       continue;
     }
-    selective += " AND id IN (SELECT doc FROM field_values WHERE ns = ? AND coll = ? AND path = ?";
+    selective += " AND id IN (SELECT doc FROM field_index WHERE ns = ? AND coll = ? AND path = ?";
     selective_binds.insert(selective_binds.end(), {std::string(target.ns),
                                                    std::string(target.collection), c.path.text});
     add_scope(target, "", &selective, &selective_binds);
+    if (target.state) {
+      selective += " AND state = ?";
+      selective_binds.push_back(static_cast<int64_t>(state_code(*target.state)));
+    }
     selective += " AND " + predicate + ")";
     selective_binds.insert(selective_binds.end(), predicate_binds.begin(), predicate_binds.end());
   }
@@ -294,6 +298,30 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
     out.where += " AND ob_match(doc, ?)";
     out.binds.push_back(store::match_to_json(residual).dump());
   }
+  return out;
+}
+
+std::optional<IndexOnly> index_only(const Target& target, const query::Match& match,
+                                    const std::vector<query::SortKey>& sort,
+                                    const std::vector<std::string>& indexed) {
+  if (match.size() != 1 || target.scope == nullptr || !target.scope->owner || !target.state) {
+    return std::nullopt;
+  }
+  const query::Condition& c = match.front();
+  if (c.op != query::Op::kEq ||
+      std::find(indexed.begin(), indexed.end(), c.path.text) == indexed.end()) {
+    return std::nullopt;
+  }
+  const bool by_date = sort.empty() || (sort.size() == 1 && sort.front().path.text == "_created_at");
+  auto form = index_form(c.value);
+  if (!by_date || !form) return std::nullopt;
+  const bool descending = sort.empty() || sort.front().descending;
+  IndexOnly out;
+  out.where = "ns = ? AND coll = ? AND path = ? AND owner = ? AND state = ? AND rank = ? AND value = ?";
+  out.binds = {std::string(target.ns), std::string(target.collection), c.path.text,
+               *target.scope->owner, static_cast<int64_t>(state_code(*target.state)),
+               static_cast<int64_t>(form->rank), form->value};
+  out.order = descending ? "ORDER BY created DESC, key DESC" : "ORDER BY created ASC, key ASC";
   return out;
 }
 

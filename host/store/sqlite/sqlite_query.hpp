@@ -1,7 +1,7 @@
 // The translation of a query tree (query.hpp) into SQL over the sqlite driver's tables
 // (sqlite_schema.hpp), exact by construction:
 //  - a condition on a declared index path (config datastore.indexes) whose operand is a number,
-//    a string or (for equality and $in) a boolean becomes a lookup in `field_values`, the
+//    a string or (for equality and $in) a boolean becomes a lookup in `field_index`, the
 //    multikey index that holds, per document, every scalar that query::collect reaches there
 //    (array elements one by one), with its type bracket as `rank`;
 //  - `_key` equality or $in with strings reads the key column (unique index);
@@ -43,6 +43,20 @@ struct SqlFilter {
 // `indexed` holds the declared index paths of the target's collection.
 SqlFilter build_filter(const Target& target, const query::Match& match,
                        const std::vector<std::string>& indexed);
+
+// A find or count the field index answers alone: one equality on a declared path (number,
+// string or boolean), one owner's documents in one state, sorted by `_created_at` (the default
+// order). `where` selects field_index rows; the page is "SELECT doc FROM field_index WHERE
+// <where> <order> LIMIT ? OFFSET ?" (document ids in order), the total "SELECT count(*) ...".
+// nullopt when the request has another shape.
+struct IndexOnly {
+  std::string where;
+  std::vector<Bind> binds;
+  std::string order;
+};
+std::optional<IndexOnly> index_only(const Target& target, const query::Match& match,
+                                    const std::vector<query::SortKey>& sort,
+                                    const std::vector<std::string>& indexed);
 
 // "ORDER BY ..." for the sort keys (empty: `_created_at` descending).
 std::string build_order(const std::vector<query::SortKey>& sort);
