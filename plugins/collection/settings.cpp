@@ -15,21 +15,6 @@ Status read_int(const Host& host, std::string_view key, int64_t min, int64_t max
   return Status::ok();
 }
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    std::string item = text.substr(start, comma - start);
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    if (!item.empty()) out.push_back(item);
-    start = comma + 1;
-  }
-  return out;
-}
-
 }  // namespace
 
 Result<Settings> Settings::load(const Host& host) {
@@ -45,7 +30,7 @@ Result<Settings> Settings::load(const Host& host) {
                    &s.deleted_retention_s}}) {
     if (Status st = read_int(host, key, min, max, out); !st) return st;
   }
-  s.anonymous_collections = split_list(host.config_or("datastore.anonymous_insert", ""));
+  s.anonymous_collections = host.config_list("datastore.anonymous_insert");
   s.captcha_service = host.config_or("datastore.captcha_service", s.captcha_service);
   return s;
 }

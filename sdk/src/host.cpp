@@ -85,6 +85,22 @@ Result<int64_t> Host::config_int(std::string_view key, int64_t fallback) const {
   return parsed;
 }
 
+std::vector<std::string> Host::config_list(std::string_view key) const {
+  std::vector<std::string> out;
+  const std::string text = config_or(key, "");
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    std::string item = text.substr(start, comma - start);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (!item.empty()) out.push_back(std::move(item));
+    start = comma + 1;
+  }
+  return out;
+}
+
 void Host::log(opbase_log_level level, std::string_view message) const {
   api_->log(plugin_, level, str(message));
 }

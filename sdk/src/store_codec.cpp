@@ -69,6 +69,26 @@ Result<query::Match> decode_match(const json& wire) {
   return query::parse_match(*it, wire_parse_options());
 }
 
+// The fields most requests start with: the collection, and (when asked for) the scope and the
+// match. The first failure is the answer.
+Status decode_head(const json& wire, std::string* collection, Scope* scope = nullptr,
+                   query::Match* match = nullptr) {
+  auto name = decode_string(wire, "collection", false);
+  if (!name) return name.status();
+  *collection = std::move(*name);
+  if (scope != nullptr) {
+    auto decoded = decode_scope(wire);
+    if (!decoded) return decoded.status();
+    *scope = std::move(*decoded);
+  }
+  if (match != nullptr) {
+    auto decoded = decode_match(wire);
+    if (!decoded) return decoded.status();
+    *match = std::move(*decoded);
+  }
+  return Status::ok();
+}
+
 json change_json(const Change& change) {
   return {{"set", change.set}, {"inc", change.inc}, {"unset", change.unset}};
 }
@@ -282,9 +302,7 @@ json encode(const PurgeRequest& r) {
 Result<InsertRequest> decode_insert(const json& wire) {
   return guarded([&]() -> Result<InsertRequest> {
     InsertRequest r;
-    auto collection = decode_string(wire, "collection", false);
-    if (!collection) return collection.status();
-    r.collection = std::move(*collection);
+    if (Status s = decode_head(wire, &r.collection); !s) return s;
     const auto it = wire.find("documents");
     if (it == wire.end() || !it->is_array()) return bad_field("documents", "must be an array");
     for (const json& doc : *it) {
@@ -311,18 +329,10 @@ Result<InsertRequest> decode_insert(const json& wire) {
 Result<FindRequest> decode_find(const json& wire) {
   return guarded([&]() -> Result<FindRequest> {
     FindRequest r;
-    auto collection = decode_string(wire, "collection", false);
-    if (!collection) return collection.status();
-    r.collection = std::move(*collection);
-    auto scope = decode_scope(wire);
-    if (!scope) return scope.status();
-    r.scope = std::move(*scope);
+    if (Status s = decode_head(wire, &r.collection, &r.scope, &r.match); !s) return s;
     auto state = decode_state_field(wire, "state", State::kActive);
     if (!state) return state.status();
     r.state = *state;
-    auto match = decode_match(wire);
-    if (!match) return match.status();
-    r.match = std::move(*match);
     const auto sort = wire.find("sort");
     if (sort != wire.end()) {
       if (!sort->is_string()) return bad_field("sort", "must be a string");
@@ -345,18 +355,10 @@ Result<FindRequest> decode_find(const json& wire) {
 Result<CountRequest> decode_count(const json& wire) {
   return guarded([&]() -> Result<CountRequest> {
     CountRequest r;
-    auto collection = decode_string(wire, "collection", false);
-    if (!collection) return collection.status();
-    r.collection = std::move(*collection);
-    auto scope = decode_scope(wire);
-    if (!scope) return scope.status();
-    r.scope = std::move(*scope);
+    if (Status s = decode_head(wire, &r.collection, &r.scope, &r.match); !s) return s;
     auto state = decode_state_field(wire, "state", State::kActive);
     if (!state) return state.status();
     r.state = *state;
-    auto match = decode_match(wire);
-    if (!match) return match.status();
-    r.match = std::move(*match);
     return r;
   });
 }
@@ -364,12 +366,7 @@ Result<CountRequest> decode_count(const json& wire) {
 Result<UpdateRequest> decode_update(const json& wire) {
   return guarded([&]() -> Result<UpdateRequest> {
     UpdateRequest r;
-    auto collection = decode_string(wire, "collection", false);
-    if (!collection) return collection.status();
-    r.collection = std::move(*collection);
-    auto scope = decode_scope(wire);
-    if (!scope) return scope.status();
-    r.scope = std::move(*scope);
+    if (Status s = decode_head(wire, &r.collection, &r.scope); !s) return s;
     const auto steps = wire.find("steps");
     if (steps == wire.end() || !steps->is_array()) return bad_field("steps", "must be an array");
     for (const json& step : *steps) {
@@ -388,21 +385,11 @@ Result<UpdateRequest> decode_update(const json& wire) {
 Result<UpsertRequest> decode_upsert(const json& wire) {
   return guarded([&]() -> Result<UpsertRequest> {
     UpsertRequest r;
-    auto collection = decode_string(wire, "collection", false);
-    if (!collection) return collection.status();
-    r.collection = std::move(*collection);
-    auto scope = decode_scope(wire);
-    if (!scope) return scope.status();
-    r.scope = std::move(*scope);
-    auto match = decode_match(wire);
-    if (!match) return match.status();
-    r.match = std::move(*match);
+    if (Status s = decode_head(wire, &r.collection, &r.scope, &r.match); !s) return s;
     const auto change_it = wire.find("change");
     auto change = decode_change(change_it == wire.end() ? json::object() : *change_it);
     if (!change) return change.status();
     r.change = std::move(*change);
-    InsertRequest as_insert;
-    as_insert.collection = r.collection;
     const auto insert = wire.find("insert");
     if (insert == wire.end()) return bad_field("insert", "is required");
     auto checked = decode_insert({{"collection", r.collection}, {"documents", {*insert}}});
@@ -415,15 +402,7 @@ Result<UpsertRequest> decode_upsert(const json& wire) {
 Result<StateRequest> decode_state(const json& wire) {
   return guarded([&]() -> Result<StateRequest> {
     StateRequest r;
-    auto collection = decode_string(wire, "collection", false);
-    if (!collection) return collection.status();
-    r.collection = std::move(*collection);
-    auto scope = decode_scope(wire);
-    if (!scope) return scope.status();
-    r.scope = std::move(*scope);
-    auto match = decode_match(wire);
-    if (!match) return match.status();
-    r.match = std::move(*match);
+    if (Status s = decode_head(wire, &r.collection, &r.scope, &r.match); !s) return s;
     auto from = decode_state_field(wire, "from", State::kActive);
     if (!from) return from.status();
     auto to = decode_state_field(wire, "to", State::kDeleted);
@@ -444,12 +423,7 @@ Result<StateRequest> decode_state(const json& wire) {
 Result<RestoreRequest> decode_restore(const json& wire) {
   return guarded([&]() -> Result<RestoreRequest> {
     RestoreRequest r;
-    auto collection = decode_string(wire, "collection", false);
-    if (!collection) return collection.status();
-    r.collection = std::move(*collection);
-    auto scope = decode_scope(wire);
-    if (!scope) return scope.status();
-    r.scope = std::move(*scope);
+    if (Status s = decode_head(wire, &r.collection, &r.scope); !s) return s;
     auto ref = decode_string(wire, "ref", false);
     if (!ref) return ref.status();
     r.ref = std::move(*ref);

@@ -29,6 +29,7 @@ DaemonOptions datastore_options() {
   DaemonOptions options;
   options.plugins = {"collection", test_plugin_path("auth"), "probe"};
   options.config = {{"datastore.indexes", "indexed.category, indexed.n"},
+                    {"datastore.anonymous_insert", " guestbook , drop_box"},
                     {"datastore.max_batch", "50"},
                     {"datastore.max_document_bytes", "2048"}};
   return options;
@@ -277,6 +278,9 @@ TEST_F(Datastore, BadParametersAreValidationErrors) {
       {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}, {"limit", 1.5}},
       {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}, {"limit", 1001}},
       {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}, {"offset", -3}},
+      {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}, {"limit", 0}},
+      {{"op", "collection.find"}, {"collection", c}, {"match", json::object()},
+       {"offset", 9223372036854775807LL}},
       {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}, {"sort", 5}},
       {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}, {"sort", "a sideways"}},
       {{"op", "collection.find"}, {"collection", c}, {"match", {{"a:$regex", "x"}}}},
@@ -381,6 +385,34 @@ TEST_F(Datastore, NoTokenNoData) {
                      {"captcha", "anything"}});
   EXPECT_EQ(a.code(), "AUTHENTICATION_FAILED");
   EXPECT_EQ(find_names("alice", c, json::object()), (Names{"a"}));
+  // A listed collection (datastore.anonymous_insert) still needs a captcha ...
+  Answer no_captcha = as("", {{"op", "collection.insert"}, {"collection", "drop_box"}, {"data", {{"x", 1}}}});
+  EXPECT_EQ(no_captcha.code(), "AUTHENTICATION_FAILED");
+  EXPECT_EQ(no_captcha.body["error"]["details"]["field"], "captcha");
+  // ... and a verifier: none is loaded here, so the answer names the missing service.
+  Answer no_verifier = as("", {{"op", "collection.insert"}, {"collection", "guestbook"},
+                               {"data", {{"x", 1}}}, {"captcha", "token"}});
+  EXPECT_EQ(no_verifier.code(), "INTERNAL_ERROR");
+  EXPECT_NE(no_verifier.body["error"]["message"].get<std::string>().find("captcha.verify"),
+            std::string::npos)
+      << no_verifier.body.dump();
+}
+
+TEST(DatastoreSettings, BadStoreSettingsStopTheStart) {
+  const std::map<std::string, std::string> bad[] = {
+      {{"datastore.indexes", "items"}},
+      {{"datastore.indexes", "Items.category"}},
+      {{"storage.sqlite.synchronous", "sometimes"}},
+      {{"storage.driver", "postgres"}},
+  };
+  for (const auto& config : bad) {
+    DaemonOptions options = datastore_options();
+    options.config = config;
+    auto daemon = DaemonProcess::spawn(options);
+    EXPECT_TRUE(daemon->wait_exit(std::chrono::seconds(20)).value_or(0) != 0)
+        << config.begin()->first;
+    EXPECT_NE(daemon->log().find(config.begin()->first), std::string::npos) << daemon->log();
+  }
 }
 
 TEST_F(Datastore, UpdateStrategiesAndFunctions) {

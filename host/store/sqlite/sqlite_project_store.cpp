@@ -117,6 +117,24 @@ Status run(Connection& db, const std::string& sql, const std::vector<Bind>& bind
   return (*stmt)->status();
 }
 
+// Puts the documents of `rows` in `state` (with its ref and time; null for active), in the
+// documents and in their field_index rows alike.
+Status move_rows(Connection& db, const std::vector<Row>& rows, store::State state, Bind ref,
+                 Bind at_ms) {
+  const auto code = static_cast<int64_t>(state_code(state));
+  for (const Row& row : rows) {
+    if (Status s = run(db, "UPDATE documents SET state = ?, ref = ?, state_ms = ? WHERE id = ?",
+                       {code, ref, at_ms, row.id});
+        !s) {
+      return s;
+    }
+    if (Status s = run(db, "UPDATE field_index SET state = ? WHERE doc = ?", {code, row.id}); !s) {
+      return s;
+    }
+  }
+  return Status::ok();
+}
+
 std::vector<std::string> sorted_keys(const std::vector<Row>& rows) {
   std::vector<std::string> keys;
   keys.reserve(rows.size());
@@ -426,19 +444,7 @@ Result<store::KeysAnswer> SqliteProjectStore::change_state(std::string_view ns,
     const Target target{ns, request.collection, &request.scope, request.from};
     auto rows = select_rows(db, build_filter(target, request.match, indexed), "ORDER BY id", -1, 0);
     if (!rows) return rows.status();
-    for (const Row& row : *rows) {
-      if (Status s = run(db, "UPDATE documents SET state = ?, ref = ?, state_ms = ? WHERE id = ?",
-                         {static_cast<int64_t>(state_code(request.to)), request.ref,
-                          request.at_ms, row.id});
-          !s) {
-        return s;
-      }
-      if (Status s = run(db, "UPDATE field_index SET state = ? WHERE doc = ?",
-                         {static_cast<int64_t>(state_code(request.to)), row.id});
-          !s) {
-        return s;
-      }
-    }
+    if (Status s = move_rows(db, *rows, request.to, request.ref, request.at_ms); !s) return s;
     answer.keys = sorted_keys(*rows);
     return Status::ok();
   });
@@ -456,17 +462,7 @@ Result<store::KeysAnswer> SqliteProjectStore::restore(std::string_view ns,
     filter.binds.push_back(request.ref);
     auto rows = select_rows(db, filter, "ORDER BY id", -1, 0);
     if (!rows) return rows.status();
-    for (const Row& row : *rows) {
-      if (Status s = run(db,
-                         "UPDATE documents SET state = 0, ref = NULL, state_ms = NULL WHERE id = ?",
-                         {row.id});
-          !s) {
-        return s;
-      }
-      if (Status s = run(db, "UPDATE field_index SET state = 0 WHERE doc = ?", {row.id}); !s) {
-        return s;
-      }
-    }
+    if (Status s = move_rows(db, *rows, store::State::kActive, nullptr, nullptr); !s) return s;
     answer.keys = sorted_keys(*rows);
     return Status::ok();
   });

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "opbase/abi.h"
 #include "opbase/status.hpp"
@@ -33,6 +34,9 @@ class Host {
   // An integer configuration value; `fallback` when unset; a failed Status naming the key when
   // the value is not an integer.
   Result<int64_t> config_int(std::string_view key, int64_t fallback) const;
+  // A comma-separated list (items trimmed, empty ones dropped), as the host reads its own lists;
+  // empty when the key is not set.
+  std::vector<std::string> config_list(std::string_view key) const;
 
   void log(opbase_log_level level, std::string_view message) const;
   void info(std::string_view message) const { log(OPBASE_LOG_INFO, message); }
