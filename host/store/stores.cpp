@@ -1,6 +1,7 @@
 // The configured store driver and the stores of the projects (see stores.hpp).
 #include "store/stores.hpp"
 
+#include "opbase/collection_name.hpp"
 #include "store/mongo/mongo_driver.hpp"
 #include "store/sqlite/sqlite_driver.hpp"
 
@@ -9,15 +10,6 @@ namespace {
 
 // The namespace of the collection plugin: datastore indexes are its collections'.
 constexpr std::string_view kDatastoreNamespace = "collection";
-
-bool valid_collection(std::string_view name) {
-  if (name.empty() || name.size() > 64) return false;
-  if (!(name.front() == '_' || (name.front() >= 'a' && name.front() <= 'z'))) return false;
-  for (char ch : name) {
-    if (!(ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'))) return false;
-  }
-  return true;
-}
 
 }  // namespace
 
@@ -28,7 +20,7 @@ Result<std::vector<IndexSpec>> parse_index_list(const std::vector<std::string>& 
     const std::string collection = entry.substr(0, dot);
     auto path = dot == std::string::npos ? Result<query::FieldPath>(Status::validation(""))
                                          : query::parse_path(entry.substr(dot + 1));
-    if (!valid_collection(collection) || !path) {
+    if (!collection::check_collection_name(collection) || !path) {
       return Status::validation("datastore.indexes: '" + entry +
                                 "' is not <collection>.<field path> (e.g. items.category)");
     }

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "collection_name.hpp"
+#include "opbase/collection_name.hpp"
 #include "document_rules.hpp"
 #include "lookup.hpp"
 #include "pagination.hpp"

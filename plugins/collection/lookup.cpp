@@ -3,7 +3,7 @@
 
 #include <set>
 
-#include "collection_name.hpp"
+#include "opbase/collection_name.hpp"
 #include "opbase/store.hpp"
 
 namespace opbase::collection {

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "collection_name.hpp"
+#include "opbase/collection_name.hpp"
 
 namespace opbase::collection {
 namespace {

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
-#include "collection_name.hpp"
+#include "opbase/collection_name.hpp"
 #include "statement.hpp"
 
 namespace {

@@ -1,5 +1,5 @@
 // check_collection_name: the rules of spec 2.2 and the details of each refusal.
-#include "collection_name.hpp"
+#include "opbase/collection_name.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "collection_name.hpp"
+#include "opbase/collection_name.hpp"
 
 #include <string>
 #include <utility>
