@@ -8,7 +8,7 @@ packages=(
   build-essential cmake pkg-config git file
   # libraries the daemon and plugins link
   libpoco-dev nlohmann-json3-dev libmongoc-dev libbson-dev libssl-dev
-  libcurl4-openssl-dev libzstd-dev libsqlite3-dev libargon2-dev
+  libcurl4-openssl-dev libzstd-dev libsqlite3-dev libargon2-dev libjemalloc-dev
   # tests, sanitizers, fuzzing
   libgtest-dev libgmock-dev clang libclang-rt-14-dev curl
   # benchmarks

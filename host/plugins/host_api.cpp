@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "log/log.hpp"
+#include "opbase/json_text.hpp"
 #include "opbase/str.hpp"
 #include "opbase/version.hpp"
 #include "plugins/host_context.hpp"
@@ -88,14 +89,14 @@ opbase_rc call_host_service(opbase_plugin* plugin, std::string_view name,
         Status::internal("no document store is open for project '" + std::string(project_id) + "'"),
         on_result, caller_ctx);
   }
-  const auto request = nlohmann::json::parse(input, nullptr, /*allow_exceptions=*/false);
+  auto request = nlohmann::json::parse(input, nullptr, /*allow_exceptions=*/false);
   if (request.is_discarded() || !request.is_object()) {
     return answer_failure(Status::validation("store request is not a JSON object"), on_result,
                           caller_ctx);
   }
   Result<std::string> answer = [&]() -> Result<std::string> {
     try {
-      return call_store_service_text(*store, plugin->name, name, request);
+      return call_store_service_text(*store, plugin->name, name, std::move(request));
     } catch (const std::exception& e) {
       return Status::internal(std::string("store: ") + e.what());
     }
@@ -139,11 +140,7 @@ opbase_rc publish(opbase_plugin* plugin, opbase_str type, opbase_str project_id,
   const std::string_view type_text = view(type);
   if (type_text.empty() || type_text.find('*') != std::string_view::npos) return OPBASE_RC_REFUSED;
   const std::string_view payload_text = view(payload);
-  const auto first = payload_text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos || payload_text[first] != '{' ||
-      !nlohmann::json::accept(payload_text)) {
-    return OPBASE_RC_REFUSED;
-  }
+  if (!json_text::is_object(payload_text)) return OPBASE_RC_REFUSED;
   plugin->context->bus->publish(BusEvent{std::string(type_text), std::string(view(project_id)),
                                          std::string(payload_text), plugin->context->now_ms()});
   return OPBASE_RC_OK;

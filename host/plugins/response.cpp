@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "opbase/answer_rules.hpp"
+#include "opbase/json_text.hpp"
 #include "opbase/str.hpp"
 
 opbase::Status opbase_response::error_status() const {
@@ -22,7 +23,7 @@ opbase_rc response_set_part(opbase_response* response, opbase_part part, opbase_
   const std::string_view text = view(json);
   switch (part) {
     case OPBASE_PART_DATA:
-      if (!nlohmann::json::accept(text)) return OPBASE_RC_REFUSED;
+      if (!json_text::is_valid(text)) return OPBASE_RC_REFUSED;
       response->data.emplace(text);
       return OPBASE_RC_OK;
     case OPBASE_PART_META:

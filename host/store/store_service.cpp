@@ -23,13 +23,13 @@ Result<json> serve(const json& input, Decode&& decode, Run&& run, Shape&& shape)
 bool is_store_service(std::string_view name) { return name.starts_with(kStoreServicePrefix); }
 
 Result<std::string> call_store_service_text(ProjectStore& store, std::string_view ns,
-                                            std::string_view service, const json& input) {
+                                            std::string_view service, json input) {
   if (service.substr(kStoreServicePrefix.size()) == "find") {
     auto request = store::decode_find(input);
     if (!request) return request.status();
     return store.find_json(ns, *request);
   }
-  auto answer = call_store_service(store, ns, service, input);
+  auto answer = call_store_service(store, ns, service, std::move(input));
   if (!answer) return answer.status();
   return answer->dump();
 }
@@ -38,16 +38,17 @@ Result<std::string> ProjectStore::find_json(std::string_view ns,
                                             const store::FindRequest& request) {
   auto answer = find(ns, request);
   if (!answer) return answer.status();
-  json out = {{"documents", std::move(answer->documents)}};
-  if (answer->total >= 0) out["total"] = answer->total;
-  return out.dump();
+  std::vector<std::string> texts;
+  texts.reserve(answer->documents.size());
+  for (const json& doc : answer->documents) texts.push_back(doc.dump());
+  return store::encode_find_answer(texts, answer->total);
 }
 
 Result<json> call_store_service(ProjectStore& store, std::string_view ns,
-                                std::string_view service, const json& input) {
+                                std::string_view service, json input) {
   const std::string_view verb = service.substr(kStoreServicePrefix.size());
   if (verb == "insert") {
-    auto request = store::decode_insert(input);
+    auto request = store::decode_insert(std::move(input));
     if (!request) return request.status();
     if (Status s = store.insert(ns, *request); !s) return s;
     return json{{"inserted", request->documents.size()}};

@@ -17,13 +17,13 @@ inline constexpr std::string_view kStoreServicePrefix = "store.";
 bool is_store_service(std::string_view name);
 
 // Decodes `input` (store.hpp's JSON), runs it on `store` and answers the JSON the SDK client
-// (document_store.hpp) reads. An unknown store service is INTERNAL_ERROR naming it.
+// (document_store.hpp) reads. An unknown store service is INTERNAL_ERROR naming it. `input` is
+// taken by value: a caller done with it moves it in, and inserted documents are not copied.
 Result<nlohmann::json> call_store_service(ProjectStore& store, std::string_view ns,
-                                          std::string_view service, const nlohmann::json& input);
+                                          std::string_view service, nlohmann::json input);
 // The same answer as JSON text, which the host hands to the plugin as it is (find's documents
 // are copied from the store's text, never parsed here).
 Result<std::string> call_store_service_text(ProjectStore& store, std::string_view ns,
-                                            std::string_view service,
-                                            const nlohmann::json& input);
+                                            std::string_view service, nlohmann::json input);
 
 }  // namespace opbase::host

@@ -2,6 +2,7 @@
 #include "collection_ops.hpp"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "opbase/collection_name.hpp"
 #include "document_rules.hpp"
@@ -64,14 +65,16 @@ std::string known_key(std::string_view project, std::string_view collection) {
   return std::string(project) + "/" + std::string(collection);
 }
 
+// Each document's `_key` once, in order (an update's steps may touch one document twice).
 std::vector<std::string> keys_of(const std::vector<json>& documents) {
   std::vector<std::string> keys;
+  std::unordered_set<std::string_view> seen;
+  keys.reserve(documents.size());
   for (const json& doc : documents) {
     const auto it = doc.find("_key");
-    if (it != doc.end() && it->is_string() &&
-        std::find(keys.begin(), keys.end(), it->get<std::string>()) == keys.end()) {
-      keys.push_back(it->get<std::string>());
-    }
+    if (it == doc.end() || !it->is_string()) continue;
+    const std::string& key = it->get_ref<const std::string&>();
+    if (seen.insert(key).second) keys.push_back(key);
   }
   return keys;
 }
@@ -182,21 +185,28 @@ Result<Reply> CollectionOps::find(const Request& request) {
   query.scope = scope_of(request);
   query.match = std::move(*match);
   query.sort = std::move(*sort);
-  Result<store::FindAnswer> found = store::FindAnswer{};
   const auto lookup = body.find("lookup");
-  if (lookup == body.end() || lookup->is_null()) {
+  const bool joins = lookup != body.end() && !lookup->is_null();
+  const bool projects = projection.include || !projection.fields.empty() || !projection.keep_key;
+  if (!joins) {
     // Without a join, filter is just more conditions on the same documents.
     query.match.insert(query.match.end(), filter->begin(), filter->end());
     query.offset = paging->offset;
     query.limit = paging->limit;
     query.with_total = true;
-    found = store_.find(request.project_id, query);
-  } else {
-    found = find_with_lookup(request, std::move(query), *lookup, *filter, *paging);
   }
+  if (!joins && !projects) {
+    // The common case: the page goes out as the store wrote it, never parsed here.
+    auto page = store_.find_text(request.project_id, query);
+    if (!page) return page.status();
+    return Reply::from_text(std::move(page->documents))
+        .with_meta({{"pagination",
+                     pagination(paging->limit, paging->offset, page->total, page->count)}});
+  }
+  auto found = joins ? find_with_lookup(request, std::move(query), *lookup, *filter, *paging)
+                     : store_.find(request.project_id, query);
   if (!found) return found.status();
   json documents = json::array();
-  const bool projects = projection.include || !projection.fields.empty() || !projection.keep_key;
   for (json& doc : found->documents) {
     documents.push_back(projects ? query::apply_projection(doc, projection) : std::move(doc));
   }

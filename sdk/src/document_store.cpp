@@ -40,21 +40,25 @@ Result<store::KeysAnswer> keys_of(const json& answer, std::string_view service) 
 }  // namespace
 
 Status DocumentStore::insert(std::string_view project, const store::InsertRequest& request) const {
-  return host_.call_service("store.insert", project, store::encode(request)).status();
+  return host_.call_service_text("store.insert", project, store::encode_text(request)).status();
+}
+
+Result<store::FindTextAnswer> DocumentStore::find_text(std::string_view project,
+                                                      const store::FindRequest& request) const {
+  auto answer = host_.call_service_text("store.find", project, store::encode(request).dump());
+  if (!answer) return answer.status();
+  return store::decode_find_answer(*answer);
 }
 
 Result<store::FindAnswer> DocumentStore::find(std::string_view project,
                                               const store::FindRequest& request) const {
-  auto answer = host_.call_service("store.find", project, store::encode(request));
+  auto answer = find_text(project, request);
   if (!answer) return answer.status();
-  auto documents = documents_of(*answer, "store.find");
-  if (!documents) return documents.status();
-  store::FindAnswer out{std::move(*documents), -1};
-  if (request.with_total) {
-    auto total = integer_of(*answer, "total", "store.find");
-    if (!total) return total.status();
-    out.total = *total;
-  }
+  json documents = json::parse(answer->documents, nullptr, /*allow_exceptions=*/false);
+  if (!documents.is_array()) return bad_answer("store.find");
+  store::FindAnswer out{{}, answer->total};
+  out.documents.reserve(documents.size());
+  for (json& doc : documents) out.documents.push_back(std::move(doc));
   return out;
 }
 

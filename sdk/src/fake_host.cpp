@@ -112,7 +112,7 @@ opbase_rc fake_subscribe(opbase_plugin* p, opbase_str type, opbase_event_fn fn, 
 
 opbase_rc fake_respond(opbase_response* r, opbase_part part, opbase_str json) {
   const std::string_view text = view(json);
-  if (part == OPBASE_PART_DATA ? !nlohmann::json::accept(text) : !answers::is_json_object(text)) {
+  if (part == OPBASE_PART_DATA ? !json_text::is_valid(text) : !answers::is_json_object(text)) {
     return OPBASE_RC_REFUSED;
   }
   FakeResponse* out = as_response(r);

@@ -29,18 +29,12 @@ void keep_config_value(void* ctx, opbase_str value) {
 
 }  // namespace
 
-Result<nlohmann::json> Host::call_service(std::string_view name, std::string_view project_id,
-                                          const nlohmann::json& input) const {
-  const std::string input_text = input.dump();
+Result<std::string> Host::call_service_text(std::string_view name, std::string_view project_id,
+                                            std::string_view input) const {
   ServiceAnswer answer;
-  api_->call_service(plugin_, str(name), str(project_id), str(input_text), &keep_service_answer,
+  api_->call_service(plugin_, str(name), str(project_id), str(input), &keep_service_answer,
                      &answer);
-  if (answer.rc == OPBASE_RC_OK) {
-    auto parsed = nlohmann::json::parse(answer.data, nullptr, /*allow_exceptions=*/false);
-    if (parsed.is_discarded())
-      return Status::internal("service " + std::string(name) + " answered invalid JSON");
-    return parsed;
-  }
+  if (answer.rc == OPBASE_RC_OK) return std::move(answer.data);
   nlohmann::json details = nullptr;
   if (!answer.details.empty()) {
     details = nlohmann::json::parse(answer.details, nullptr, false);
@@ -48,6 +42,17 @@ Result<nlohmann::json> Host::call_service(std::string_view name, std::string_vie
   }
   if (answer.code.empty()) answer.code = std::string(code::kInternalError);
   return Status(answer.code, answer.message, std::move(details));
+}
+
+Result<nlohmann::json> Host::call_service(std::string_view name, std::string_view project_id,
+                                          const nlohmann::json& input) const {
+  auto text = call_service_text(name, project_id, input.dump());
+  if (!text) return text.status();
+  auto parsed = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) {
+    return Status::internal("service " + std::string(name) + " answered invalid JSON");
+  }
+  return parsed;
 }
 
 Status Host::publish(std::string_view type, std::string_view project_id,

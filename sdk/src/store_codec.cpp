@@ -240,6 +240,16 @@ json encode(const InsertRequest& r) {
   return {{"collection", r.collection}, {"documents", r.documents}};
 }
 
+std::string encode_text(const InsertRequest& r) {
+  std::string out = "{\"collection\":" + json(r.collection).dump() + ",\"documents\":[";
+  for (std::size_t i = 0; i < r.documents.size(); ++i) {
+    if (i) out.push_back(',');
+    out += r.documents[i].dump();
+  }
+  out += "]}";
+  return out;
+}
+
 // Key by key, as find is on every read's path (initializer lists build temporaries).
 json encode(const FindRequest& r) {
   json out = json::object();
@@ -299,13 +309,14 @@ json encode(const PurgeRequest& r) {
   return {{"state", state_name(r.state)}, {"before_ms", r.before_ms}};
 }
 
-Result<InsertRequest> decode_insert(const json& wire) {
+Result<InsertRequest> decode_insert(json wire) {
   return guarded([&]() -> Result<InsertRequest> {
     InsertRequest r;
     if (Status s = decode_head(wire, &r.collection); !s) return s;
     const auto it = wire.find("documents");
     if (it == wire.end() || !it->is_array()) return bad_field("documents", "must be an array");
-    for (const json& doc : *it) {
+    r.documents.reserve(it->size());
+    for (json& doc : *it) {
       const auto key = doc.is_object() ? doc.find("_key") : doc.end();
       if (!doc.is_object() || key == doc.end() || !key->is_string() ||
           key->get_ref<const std::string&>().empty()) {
@@ -320,7 +331,7 @@ Result<InsertRequest> decode_insert(const json& wire) {
           !created->is_null()) {
         return bad_field("documents", "_created_at must be a string, a number or null");
       }
-      r.documents.push_back(doc);
+      r.documents.push_back(std::move(doc));  // the wire is ours: moved, not copied
     }
     return r;
   });

@@ -341,15 +341,23 @@ Status SqliteProjectStore::write_index_rows(Connection& db, std::string_view ns,
   return Status::ok();
 }
 
+// A collection exists from its first insert on (collection_exists).
+Status SqliteProjectStore::note_collection(Connection& db, std::string_view ns,
+                                           std::string_view collection) {
+  return run(db, "INSERT OR IGNORE INTO collections VALUES (?, ?)",
+             {std::string(ns), std::string(collection)});
+}
+
 Status SqliteProjectStore::insert_one(Connection& db, std::string_view ns,
-                                      std::string_view collection, const json& doc) {
+                                      std::string_view collection, const json& doc,
+                                      std::string text) {
   const std::string key = doc.at("_key").get<std::string>();
   auto stmt = db.prepare(
       "INSERT INTO documents(key, ns, coll, owner, state, created, doc) "
       "VALUES (?, ?, ?, ?, 0, ?, ?)");
   if (!stmt) return stmt.status();
   (*stmt)->bind_all({key, std::string(ns), std::string(collection), owner_bind(doc),
-                     created_bind(doc), doc.dump()});
+                     created_bind(doc), std::move(text)});
   (*stmt)->step();
   if (!(*stmt)->status()) {
     if ((*stmt)->extended_error() == SQLITE_CONSTRAINT_UNIQUE) {
@@ -359,9 +367,7 @@ Status SqliteProjectStore::insert_one(Connection& db, std::string_view ns,
   }
   stmt->reset();
   const int64_t id = sqlite3_last_insert_rowid(db.handle());
-  if (Status s = write_index_rows(db, ns, collection, id, doc, /*replace=*/false); !s) return s;
-  return run(db, "INSERT OR IGNORE INTO collections VALUES (?, ?)",
-             {std::string(ns), std::string(collection)});
+  return write_index_rows(db, ns, collection, id, doc, /*replace=*/false);
 }
 
 Status SqliteProjectStore::store_change(Connection& db, std::string_view ns,
@@ -382,11 +388,16 @@ Status SqliteProjectStore::store_change(Connection& db, std::string_view ns,
 }
 
 Status SqliteProjectStore::insert(std::string_view ns, const store::InsertRequest& request) {
+  // Printed here, on the caller's thread: the one writer thread does only what must be serial.
+  std::vector<std::string> texts;
+  texts.reserve(request.documents.size());
+  for (const json& doc : request.documents) texts.push_back(doc.dump());
   return writer_->run([&](Connection& db) {
-    for (const json& doc : request.documents) {
-      if (Status s = insert_one(db, ns, request.collection, doc); !s) return s;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+      const json& doc = request.documents[i];
+      if (Status s = insert_one(db, ns, request.collection, doc, std::move(texts[i])); !s) return s;
     }
-    return Status::ok();
+    return note_collection(db, ns, request.collection);
   });
 }
 
@@ -424,7 +435,11 @@ Result<store::UpsertAnswer> SqliteProjectStore::upsert(std::string_view ns,
     if (!rows) return rows.status();
     if (rows->empty()) {
       answer = {request.insert, true};
-      return insert_one(db, ns, request.collection, request.insert);
+      if (Status s = insert_one(db, ns, request.collection, request.insert, request.insert.dump());
+          !s) {
+        return s;
+      }
+      return note_collection(db, ns, request.collection);
     }
     auto doc = parse_doc(rows->front().doc);
     if (!doc) return doc.status();
@@ -499,11 +514,13 @@ Result<store::FindAnswer> SqliteProjectStore::find(std::string_view ns,
                                                    const store::FindRequest& request) {
   auto text = find_json(ns, request);
   if (!text) return text.status();
-  auto answer = parse_doc(*text);
+  auto answer = store::decode_find_answer(*text);
   if (!answer) return answer.status();
+  auto documents = parse_doc(answer->documents);
+  if (!documents) return documents.status();
   store::FindAnswer out;
-  for (json& doc : (*answer)["documents"]) out.documents.push_back(std::move(doc));
-  if (request.with_total) out.total = (*answer)["total"].get<int64_t>();
+  for (json& doc : *documents) out.documents.push_back(std::move(doc));
+  out.total = answer->total;
   return out;
 }
 
@@ -584,15 +601,7 @@ Result<std::string> SqliteProjectStore::find_json(std::string_view ns,
         }
       }
     }
-    std::string out = "{\"documents\":[";
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-      if (i) out += ',';
-      out += texts[i];
-    }
-    out += ']';
-    if (request.with_total) out += ",\"total\":" + std::to_string(total);
-    out += '}';
-    return out;
+    return store::encode_find_answer(texts, request.with_total ? total : -1);
   });
 }
 

@@ -71,8 +71,10 @@ class SqliteProjectStore : public ProjectStore {
                           int64_t id, const nlohmann::json& doc, bool replace);
   Status insert_index_rows(Connection& db, const IndexSpec& spec, int64_t id, int64_t state,
                            const nlohmann::json& doc);
+  // `text` is `doc` printed (done before the writer's turn, off its thread).
   Status insert_one(Connection& db, std::string_view ns, std::string_view collection,
-                    const nlohmann::json& doc);
+                    const nlohmann::json& doc, std::string text);
+  Status note_collection(Connection& db, std::string_view ns, std::string_view collection);
   Status store_change(Connection& db, std::string_view ns, std::string_view collection,
                       const Row& row, const nlohmann::json& doc);
   Status sync_declared_indexes(Connection& db);

@@ -4,8 +4,9 @@
 // objects; an explicit HTTP status is 400-599. Pure functions; thread-safe.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string_view>
+
+#include "opbase/json_text.hpp"
 
 namespace opbase::answers {
 
@@ -21,10 +22,8 @@ constexpr bool valid_http_status(int status) {
   return status == 0 || (status >= 400 && status <= 599);
 }
 
-// One pass of the SAX parser: validates without building a tree.
-inline bool is_json_object(std::string_view text) {
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  return first != std::string_view::npos && text[first] == '{' && nlohmann::json::accept(text);
-}
+// Every answer part goes through here, so it uses json_text's validator: it accepts exactly what
+// nlohmann::json::accept accepts, at a few instructions a byte instead of ~100, allocation-free.
+inline bool is_json_object(std::string_view text) { return json_text::is_object(text); }
 
 }  // namespace opbase::answers

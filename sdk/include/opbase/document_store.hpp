@@ -20,6 +20,9 @@ class DocumentStore {
   // All documents or none.
   Status insert(std::string_view project, const store::InsertRequest& request) const;
   Result<store::FindAnswer> find(std::string_view project, const store::FindRequest& request) const;
+  // The same page as JSON text, for a caller that passes the documents on unchanged.
+  Result<store::FindTextAnswer> find_text(std::string_view project,
+                                          const store::FindRequest& request) const;
   Result<int64_t> count(std::string_view project, const store::CountRequest& request) const;
   Result<store::UpdateAnswer> update(std::string_view project,
                                      const store::UpdateRequest& request) const;

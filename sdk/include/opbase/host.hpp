@@ -23,6 +23,10 @@ class Host {
   // INTERNAL_ERROR naming it, never a crash.
   Result<nlohmann::json> call_service(std::string_view name, std::string_view project_id,
                                       const nlohmann::json& input) const;
+  // The same with the JSON as text both ways, for callers that already hold the input as text
+  // or pass the answer on without reading all of it.
+  Result<std::string> call_service_text(std::string_view name, std::string_view project_id,
+                                        std::string_view input) const;
 
   // Publishes an event to the host's bus. Never blocks on subscribers.
   Status publish(std::string_view type, std::string_view project_id,

@@ -5,6 +5,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "opbase/abi.h"
@@ -41,8 +42,16 @@ struct Reply {
   nlohmann::json data;
   std::optional<nlohmann::json> meta;
   std::optional<nlohmann::json> top_level;
+  // `data` already printed, such as a page of documents passed on from the store: sent instead
+  // of `data`, so it is not parsed and printed again. The host still checks it is valid JSON.
+  std::optional<std::string> data_text;
 
   Reply(nlohmann::json d = nullptr) : data(std::move(d)) {}  // NOLINT(google-explicit-constructor)
+  static Reply from_text(std::string json_text) {
+    Reply reply;
+    reply.data_text = std::move(json_text);
+    return reply;
+  }
   // Reply({{"pong", true}}) builds the JSON in place.
   Reply(nlohmann::json::initializer_list_t init) : data(init) {}
   Reply& with_meta(nlohmann::json m) {

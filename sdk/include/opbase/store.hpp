@@ -71,6 +71,13 @@ struct FindAnswer {
   std::vector<nlohmann::json> documents;
   int64_t total = -1;  // documents matching before offset/limit, when asked for
 };
+// The same answer with the documents left as the JSON text of one array, for callers that pass
+// them on unchanged: a page of documents is then never parsed and printed again on its way out.
+struct FindTextAnswer {
+  std::string documents;  // a JSON array
+  int64_t count = 0;      // elements in `documents`
+  int64_t total = -1;
+};
 
 struct CountRequest {
   std::string collection;
@@ -151,8 +158,11 @@ nlohmann::json encode(const UpsertRequest& request);
 nlohmann::json encode(const StateRequest& request);
 nlohmann::json encode(const RestoreRequest& request);
 nlohmann::json encode(const PurgeRequest& request);
+// encode(request).dump() without building the tree first: the documents are not copied.
+std::string encode_text(const InsertRequest& request);
 
-Result<InsertRequest> decode_insert(const nlohmann::json& wire);
+// Takes the wire by value so a caller done with it moves it in and no document is copied.
+Result<InsertRequest> decode_insert(nlohmann::json wire);
 Result<FindRequest> decode_find(const nlohmann::json& wire);
 Result<CountRequest> decode_count(const nlohmann::json& wire);
 Result<UpdateRequest> decode_update(const nlohmann::json& wire);
@@ -160,6 +170,14 @@ Result<UpsertRequest> decode_upsert(const nlohmann::json& wire);
 Result<StateRequest> decode_state(const nlohmann::json& wire);
 Result<RestoreRequest> decode_restore(const nlohmann::json& wire);
 Result<PurgeRequest> decode_purge(const nlohmann::json& wire);
+
+// The text of a store.find answer: {"total":T,"count":C,"documents":[...]} in exactly this
+// order, built from documents already held as JSON text, so a reader can take the array out
+// without parsing it (decode_find_answer). `total` is -1 when it was not asked for.
+std::string encode_find_answer(const std::vector<std::string>& document_texts, int64_t total);
+// Reads that text back. Text in another layout (any valid JSON object with a "documents" array)
+// is parsed the slow way, so a driver that builds its answer differently still works.
+Result<FindTextAnswer> decode_find_answer(std::string_view text);
 
 // The match tree back in match syntax ({"price:$gt": 10, ...}), and a sort in sort syntax.
 nlohmann::json match_to_json(const query::Match& match);

@@ -1,0 +1,32 @@
+// A fast, strict JSON validator: accepts exactly the texts nlohmann::json::accept(text) accepts
+// (nlohmann 3.11.2, comments not allowed) except those holding a NUL byte (see below), without building anything and without allocating
+// (only nesting deeper than 256 levels spills to the heap). The daemon checks every JSON text a
+// plugin hands it; nlohmann's lexer costs ~100 instructions a byte, this a few.
+//
+// nlohmann's rules, kept here on purpose so the two never disagree (tests/unit/json_text_test.cpp
+// and tests/fuzz/json_text_fuzz.cpp check it):
+// - one value, with optional " \t\n\r" around it; an empty or all-blank text is refused;
+// - a UTF-8 BOM (EF BB BF) is skipped at the very start only (not after whitespace);
+// - a NUL byte anywhere is refused. This is the one deliberate difference: nlohmann takes a NUL
+//   where a token could start as the end of the text and accepts "{} \0 junk", but the host
+//   copies a valid text into its answers as it is, junk included;
+// - strings: UTF-8 per RFC 3629 (no overlongs, no encoded surrogates, nothing above U+10FFFF),
+//   no raw byte below 0x20, escapes \" \\ \/ \b \f \n \r \t \uXXXX, where a high surrogate must be
+//   followed at once by a low one and a low one alone is refused;
+// - numbers: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, and refused when strtod would make
+//   them infinite (|value| >= 2^1024 - 2^970, e.g. 1e309); underflow to 0 is fine.
+// Pure functions; thread-safe.
+#pragma once
+
+#include <string_view>
+
+namespace opbase::json_text {
+
+// True if `text` is one complete JSON value, by the rules above.
+bool is_valid(std::string_view text) noexcept;
+
+// True if `text` is valid and its first character other than " \t\n\r" is '{' (so a text that
+// starts with a BOM is not an object).
+bool is_object(std::string_view text) noexcept;
+
+}  // namespace opbase::json_text
