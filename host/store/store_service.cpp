@@ -54,13 +54,10 @@ Result<json> call_store_service(ProjectStore& store, std::string_view ns,
     return json{{"inserted", request->documents.size()}};
   }
   if (verb == "find") {
-    return serve(
-        input, store::decode_find, [&](const auto& r) { return store.find(ns, r); },
-        [](const store::FindAnswer& a) {
-          json out = {{"documents", a.documents}};
-          if (a.total >= 0) out["total"] = a.total;
-          return out;
-        });
+    // The same text the service sends (one layout of the find answer), parsed.
+    auto text = call_store_service_text(store, ns, service, std::move(input));
+    if (!text) return text.status();
+    return json::parse(*text);
   }
   if (verb == "count") {
     return serve(

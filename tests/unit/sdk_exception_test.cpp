@@ -55,6 +55,9 @@ class KitPlugin final : public opbase::Plugin {
     r.op("kit.parts", Access::kApiKey, [](const Request&) -> Result<Reply> {
       return Reply(json::array({1, 2})).with_meta({{"total", 2}}).with_top_level({{"extra", true}});
     });
+    r.op("kit.text", Access::kApiKey, [](const Request& req) -> Result<Reply> {
+      return Reply::from_text(req.body.at("text").get<std::string>()).with_meta({{"n", 1}});
+    });
     r.op("kit.limit", Access::kApiKey,
          [this](const Request&) -> Result<Reply> { return Reply(limit_); });
     r.op("kit.config_int", Access::kApiKey, [this](const Request& req) -> Result<Reply> {
@@ -238,6 +241,23 @@ TEST_F(KitTest, ReplyPartsArriveSeparately) {
   EXPECT_EQ(r.data, json::array({1, 2}));
   EXPECT_EQ(r.meta, json({{"total", 2}}));
   EXPECT_EQ(r.top_level, json({{"extra", true}}));
+}
+
+TEST_F(KitTest, DataAlreadyPrintedGoesOutAsItIs) {
+  const CallResult r = host_.call("kit.text", {{"text", R"([{"a":1},"x"])"}});
+  ASSERT_TRUE(r.ok) << r.message;
+  EXPECT_EQ(r.data, json::parse(R"([{"a":1},"x"])"));
+  EXPECT_EQ(r.meta, json({{"n", 1}}));
+}
+
+TEST_F(KitTest, DataTextThatIsNotJsonIsTheHostsRefusalNotGarbage) {
+  const std::string nul_junk("{}\0x", 4);
+  for (const std::string& text :
+       {std::string("[{\"a\":1}"), std::string(), std::string("{} junk"), nul_junk}) {
+    const CallResult r = host_.call("kit.text", {{"text", text}});
+    EXPECT_FALSE(r.ok) << text;
+    EXPECT_EQ(r.code, "INTERNAL_ERROR") << text;
+  }
 }
 
 TEST_F(KitTest, RequestFieldsReachTheHandler) {
