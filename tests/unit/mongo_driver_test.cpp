@@ -5,14 +5,8 @@
 // the conformance suite's).
 #include "store/mongo/mongo_driver.hpp"
 
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <mongoc/mongoc.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -27,9 +21,10 @@
 
 #include "opbase/query.hpp"
 #include "opbase/store.hpp"
+#include "child_server.hpp"
 #include "store/mongo/record.hpp"
+#include "temp_dir.hpp"
 
-extern char** environ;
 
 namespace {
 
@@ -39,7 +34,6 @@ using ojson = nlohmann::ordered_json;
 using namespace opbase;
 using namespace opbase::host;
 
-constexpr const char* kPython = "/usr/bin/python3";  // the one with python3-mockupdb
 
 query::FieldPath path(const char* text) {
   return *query::parse_path(text, store::wire_parse_options());
@@ -198,28 +192,23 @@ TEST(MongoDriverSetup, ProjectIdMustNameADatabase) {
 class MockMongod {
  public:
   explicit MockMongod(const json& replies) {
-    char dir[] = "/tmp/opbase-mongo-test-XXXXXX";
-    if (mkdtemp(dir) == nullptr) return;
-    dir_ = dir;
-    std::ofstream(dir_ + "/replies.json") << replies.dump();
-    start();
-  }
-  ~MockMongod() {
-    if (stdin_fd_ >= 0) close(stdin_fd_);
-    if (stdout_fd_ >= 0) close(stdout_fd_);
-    if (pid_ > 0) stop();
-    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+    if (dir_.path().empty()) return;
+    std::ofstream(dir_.path() + "/replies.json") << replies.dump();
+    const std::string script = std::string(OPBASE_TEST_SOURCE_DIR) + "/tests/mongo/mock_mongod.py";
+    server_ = std::make_unique<test::ChildServer>(std::vector<std::string>{
+        test::kSystemPython, script, "--replies", dir_.path() + "/replies.json", "--log",
+        dir_.path() + "/commands.log", "--lifetime", "120"});
   }
 
-  int port() const { return port_; }
+  int port() const { return server_ ? server_->port() : 0; }
   std::string uri() const {
-    return "mongodb://127.0.0.1:" + std::to_string(port_) +
+    return "mongodb://127.0.0.1:" + std::to_string(port()) +
            "/?serverSelectionTimeoutMS=5000&connectTimeoutMS=5000&socketTimeoutMS=10000";
   }
 
   // The commands logged so far (handshake and monitoring excluded), optionally of one name.
   std::vector<ojson> commands(const std::string& name = "") const {
-    std::ifstream log(dir_ + "/commands.log");
+    std::ifstream log(dir_.path() + "/commands.log");
     std::vector<ojson> out;
     for (std::string line; std::getline(log, line);) {
       ojson command = ojson::parse(line, nullptr, false);
@@ -230,60 +219,8 @@ class MockMongod {
   }
 
  private:
-  void start() {
-    int in[2];
-    int out[2];
-    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) return;
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, in[0], 0);
-    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-    const std::string script = std::string(OPBASE_TEST_SOURCE_DIR) + "/tests/mongo/mock_mongod.py";
-    const std::string replies = dir_ + "/replies.json";
-    const std::string log = dir_ + "/commands.log";
-    std::vector<std::string> args = {kPython, script, "--replies",  replies,
-                                     "--log", log,    "--lifetime", "120"};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    if (posix_spawn(&pid_, kPython, &actions, nullptr, argv.data(), environ) != 0) pid_ = -1;
-    posix_spawn_file_actions_destroy(&actions);
-    close(in[0]);
-    close(out[1]);
-    stdin_fd_ = in[1];
-    stdout_fd_ = out[0];
-    if (pid_ > 0) read_port();
-  }
-
-  // The first line on stdout, "PORT <n>", within 20 s.
-  void read_port() {
-    std::string line;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (line.find('\n') == std::string::npos && std::chrono::steady_clock::now() < deadline) {
-      pollfd fd{stdout_fd_, POLLIN, 0};
-      if (poll(&fd, 1, 500) <= 0) continue;
-      char buffer[64];
-      const ssize_t n = read(stdout_fd_, buffer, sizeof buffer);
-      if (n <= 0) break;
-      line.append(buffer, static_cast<std::size_t>(n));
-    }
-    if (line.rfind("PORT ", 0) == 0) port_ = std::atoi(line.c_str() + 5);
-  }
-
-  void stop() {
-    for (int i = 0; i < 100; ++i) {
-      if (waitpid(pid_, nullptr, WNOHANG) == pid_) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
-  }
-
-  std::string dir_;
-  pid_t pid_ = -1;
-  int stdin_fd_ = -1;
-  int stdout_fd_ = -1;
-  int port_ = 0;
+  test::TempDir dir_{"opbase-mongo-test"};
+  std::unique_ptr<test::ChildServer> server_;  // after dir_: stops before the folder goes
 };
 
 json cursor(const json& batch) { return {{"cursor", {{"firstBatch", batch}}}, {"ok", 1}}; }

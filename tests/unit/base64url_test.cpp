@@ -1,0 +1,72 @@
+// base64url without padding: the RFC 4648 section 10 vectors (padding stripped, "+/" as "-_"),
+// and the strict decoder refusing padding, foreign characters, impossible lengths and
+// non-canonical last characters.
+#include "base64url.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace opbase::auth {
+namespace {
+
+struct Vector {
+  const char* bytes;
+  const char* text;
+};
+
+// RFC 4648 section 10, "=" removed.
+constexpr Vector kRfc4648[] = {
+    {"", ""},           {"f", "Zg"},          {"fo", "Zm8"},         {"foo", "Zm9v"},
+    {"foob", "Zm9vYg"}, {"fooba", "Zm9vYmE"}, {"foobar", "Zm9vYmFy"}};
+
+TEST(Base64url, EncodesTheRfc4648Vectors) {
+  for (const Vector& v : kRfc4648) EXPECT_EQ(base64url_encode(v.bytes), v.text) << v.bytes;
+}
+
+TEST(Base64url, DecodesTheRfc4648Vectors) {
+  for (const Vector& v : kRfc4648) EXPECT_EQ(base64url_decode(v.text), v.bytes) << v.text;
+}
+
+TEST(Base64url, UsesTheUrlSafeAlphabet) {
+  // 0xFB 0xFF is "+/8=" in standard base64.
+  EXPECT_EQ(base64url_encode("\xfb\xff"), "-_8");
+  EXPECT_EQ(base64url_decode("-_8"), "\xfb\xff");
+  EXPECT_EQ(base64url_decode("+/8"), std::nullopt);
+}
+
+TEST(Base64url, RoundTripsEveryByteValueAndLength) {
+  std::string all;
+  for (int i = 0; i < 256; ++i) all += static_cast<char>(i);
+  for (size_t n = 0; n <= all.size(); ++n) {
+    const std::string bytes = all.substr(all.size() - n);
+    ASSERT_EQ(base64url_decode(base64url_encode(bytes)), bytes) << n;
+  }
+}
+
+TEST(Base64url, RefusesPadding) {
+  EXPECT_EQ(base64url_decode("Zg=="), std::nullopt);
+  EXPECT_EQ(base64url_decode("Zm8="), std::nullopt);
+  EXPECT_EQ(base64url_decode("="), std::nullopt);
+}
+
+TEST(Base64url, RefusesCharactersOutsideTheAlphabet) {
+  for (const char* text : {"Zm9v YmFy", "Zm9v\n", "Zm.9", "Zm9v\xc3\xa9"}) {
+    EXPECT_EQ(base64url_decode(text), std::nullopt) << text;
+  }
+  EXPECT_EQ(base64url_decode(std::string_view("Zm\0v", 4)), std::nullopt);
+}
+
+TEST(Base64url, RefusesALengthOfOneModFour) {
+  EXPECT_EQ(base64url_decode("Z"), std::nullopt);
+  EXPECT_EQ(base64url_decode("Zm9vY"), std::nullopt);
+}
+
+TEST(Base64url, RefusesNonZeroUnusedBits) {
+  // "Zg" is "f"; "Zh" carries the same byte plus a set bit that belongs to no byte.
+  EXPECT_EQ(base64url_decode("Zh"), std::nullopt);
+  EXPECT_EQ(base64url_decode("Zm9"), std::nullopt);  // "Zm8" is canonical
+}
+
+}  // namespace
+}  // namespace opbase::auth
