@@ -25,13 +25,18 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps.sh: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-echo "deps.sh: installing ${missing[*]}"
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# The npm packages of tests/package.json (exact versions), into tests/node_modules, once.
+tests_dir="$(cd "$(dirname "$0")/../tests" && pwd)"
+if [ ! -d "$tests_dir/node_modules/jose" ]; then
+  echo "deps.sh: installing the test verifiers (npm)"
+  (cd "$tests_dir" && npm install --no-audit --no-fund --loglevel=error >/dev/null)
+fi

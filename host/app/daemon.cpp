@@ -17,7 +17,27 @@ Daemon::Daemon(Config config) : config_(std::move(config)) {}
 
 Daemon::~Daemon() { stop(); }
 
+Status Daemon::load() {
+  if (Status applied = apply_settings(); !applied) return applied;
+  if (Status loaded = load_projects(); !loaded) return loaded;
+  if (Status opened = open_stores(); !opened) return opened;
+  auto mail = mail_settings_from(config_);
+  if (!mail) return mail.status();
+  mailer_ = make_mailer(*mail);
+  auto capacity = config_.get_int("events.queue_capacity", 1, 10'000'000);
+  if (!capacity) return capacity.status();
+  bus_ = std::make_unique<EventBus>(static_cast<size_t>(*capacity));
+  load_plugins();
+  return Status::ok();
+}
+
 Status Daemon::start() {
+  if (Status loaded = load(); !loaded) return loaded;
+  return serve();
+}
+
+// The log first, so that everything after it goes where log.file says.
+Status Daemon::apply_settings() {
   log::Level level = log::Level::kInfo;
   if (!log::parse_level(config_.get_or("log.level", "info"), &level)) {
     return Status::validation("log.level must be debug, info, warning or error");
@@ -34,9 +54,13 @@ Status Daemon::start() {
   auto drain = config_.get_int("server.drain_timeout_s", 0, 3600);
   if (!drain) return drain.status();
   drain_s_ = static_cast<int>(*drain);
+  return Status::ok();
+}
 
+Status Daemon::load_projects() {
   auto generated = ensure_default_project_keys(config_);
   if (!generated) return generated.status();
+  generated_keys_ = *generated;
   auto projects = Projects::load(config_);
   if (!projects) return projects.status();
   projects_ = std::move(*projects);
@@ -44,29 +68,33 @@ Status Daemon::start() {
     log::warn("daemon",
               "no project is configured: every API call will answer AUTHENTICATION_FAILED");
   }
+  return Status::ok();
+}
 
+Status Daemon::open_stores() {
   auto stores = Stores::from(config_);
   if (!stores) return stores.status();
   stores_ = std::move(*stores);
   std::vector<std::string> project_ids;
   for (const auto& project : projects_->all()) project_ids.push_back(project->id);
-  if (Status opened = stores_->open_all(project_ids); !opened) return opened;
+  return stores_->open_all(project_ids);
+}
 
-  auto capacity = config_.get_int("events.queue_capacity", 1, 10'000'000);
-  if (!capacity) return capacity.status();
-  bus_ = std::make_unique<EventBus>(static_cast<size_t>(*capacity));
-
+void Daemon::load_plugins() {
   context_.registry = &registry_;
   context_.bus = bus_.get();
   context_.config = &config_;
   context_.stores = stores_.get();
+  context_.mailer = mailer_.get();
   context_.now_ms = &system_now_ms;
   loader_ = std::make_unique<PluginLoader>(&context_);
   enabled_plugins_ = config_.get_list("plugins.enabled");
   bus_->hold();
   loader_->load_all(enabled_plugins_, split_plugin_dirs(config_.get_or("plugins.dir")));
   bus_->release();
+}
 
+Status Daemon::serve() {
   auto settings = GatewaySettings::from(config_);
   if (!settings) return settings.status();
   dispatcher_ = std::make_unique<Dispatcher>(*projects_, registry_, settings->max_body_bytes);
@@ -79,14 +107,14 @@ Status Daemon::start() {
                           std::to_string(projects_->all().size()) + " project(s), " +
                           std::to_string(loader_->loaded().size()) + " plugin(s), " +
                           std::to_string(registry_.op_count()) + " op name(s)");
-  print_banner(*generated);
+  print_banner();
   return Status::ok();
 }
 
-void Daemon::print_banner(bool generated_keys) const {
+void Daemon::print_banner() const {
   // Standard output carries what scripts read: the URL first, as one line.
   std::printf("listening on http://%s:%d\n", gateway_->host().c_str(), gateway_->port());
-  if (generated_keys && print_generated_keys_) {
+  if (generated_keys_ && print_generated_keys_) {
     std::printf("project default: endpoint key %s, API key %s\n",
                 config_.get_or("projects.default.endpoint_key").c_str(),
                 config_.get_or("projects.default.api_key").c_str());

@@ -1,7 +1,9 @@
-// Daemon: assembles one opbase server from a Config — projects, event bus, plugins, dispatcher,
-// HTTP gateway — and takes it down again in the reverse order: stop accepting and drain requests,
-// drain the event bus, shut plugins down in reverse load order.
-// Thread-safety: start and stop from one thread.
+// Daemon: assembles one opbase server from a Config — projects, stores, mailer, event bus,
+// plugins, dispatcher, HTTP gateway — and takes it down again in the reverse order: stop
+// accepting and drain requests, drain the event bus, shut plugins down in reverse load order.
+// The start-up is in two steps so that a command run from the shell (`opbase admin create`) can
+// take the first, load(), and call plugin services without ever serving HTTP.
+// Thread-safety: load, start and stop from one thread.
 #pragma once
 
 #include <memory>
@@ -10,6 +12,7 @@
 #include "events/event_bus.hpp"
 #include "gateway/dispatcher.hpp"
 #include "gateway/http_gateway.hpp"
+#include "mail/mailer.hpp"
 #include "metrics/metrics.hpp"
 #include "plugins/plugin_loader.hpp"
 #include "plugins/registry.hpp"
@@ -23,21 +26,34 @@ class Daemon {
   explicit Daemon(Config config);
   ~Daemon();
 
-  // Loads everything and starts serving; prints "listening on http://HOST:PORT" on stdout.
+  // Everything but the HTTP server, once: the log and daemon settings, projects, stores,
+  // mailer, event bus, plugins. Fails with the first bad setting, naming its key.
+  Status load();
+  // load(), then serves; prints "listening on http://HOST:PORT" on stdout.
   Status start();
-  // SIGTERM's path: drain and stop. Safe to call twice.
+  // SIGTERM's path: drain and stop. Safe to call twice, and after load() alone.
   void stop();
 
   int port() const { return gateway_ ? gateway_->port() : 0; }
   ReadinessReport readiness() const;
 
+  // Valid after load(); what the plugins registered and the configured projects.
+  const Registry& registry() const { return registry_; }
+  const Projects& projects() const { return *projects_; }
+
  private:
+  Status apply_settings();
+  Status load_projects();
+  Status open_stores();
+  void load_plugins();
+  Status serve();
   std::string metrics_extra() const;
-  void print_banner(bool generated_keys) const;
+  void print_banner() const;
 
   Config config_;
   std::unique_ptr<Projects> projects_;
   std::unique_ptr<Stores> stores_;
+  std::unique_ptr<Mailer> mailer_;  // before loader_: plugins may send mail until shutdown
   std::unique_ptr<EventBus> bus_;
   Registry registry_;
   HostContext context_;
@@ -48,6 +64,7 @@ class Daemon {
   std::vector<std::string> enabled_plugins_;
   bool stopped_ = false;
   bool print_generated_keys_ = false;
+  bool generated_keys_ = false;  // the default project's keys were made or read from storage
   int drain_s_ = 30;
 };
 

@@ -1,5 +1,7 @@
 // opbase: the daemon's entry point. Poco's ServerApplication gives foreground running by default,
-// --daemon and --pidfile, and SIGTERM/SIGINT handling; this file adds --config and --set.
+// --daemon and --pidfile, and SIGTERM/SIGINT handling; this file adds --config and --set, and
+// the sub-command `admin create` (app/admin_command.hpp), which takes the same options for its
+// configuration and its own four.
 #include <Poco/Util/HelpFormatter.h>
 #include <Poco/Util/Option.h>
 #include <Poco/Util/OptionSet.h>
@@ -7,9 +9,12 @@
 
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
+#include "app/admin_command.hpp"
 #include "app/daemon.hpp"
 #include "log/log.hpp"
 #include "opbase/version.hpp"
@@ -34,6 +39,50 @@ std::map<std::string, std::string> process_environment() {
   return env;
 }
 
+// Where `admin create` takes the password from when --password is absent: the environment is
+// not shown by ps, the command line is.
+constexpr const char* kAdminPasswordVariable = "OPBASE_ADMIN_PASSWORD";
+
+constexpr const char* kServerUsage =
+    "[--config FILE] [--set key=value ...] [--daemon --pidfile FILE]";
+constexpr const char* kAdminUsage =
+    "[--config FILE] [--set key=value ...] admin create --email E [--password P] [--project ID] "
+    "[--display-name N]";
+constexpr const char* kAdminHelp =
+    "It makes an admin account through the auth plugin's service and exits, without "
+    "serving HTTP; the configuration is read as the server reads it. The password comes from "
+    "OPBASE_ADMIN_PASSWORD when --password is absent, which keeps it out of ps. Prints "
+    "'admin created: <userkey> <email>' and exits 0; exits 1 with 'error: <CODE>: <message>', "
+    "2 for bad usage.";
+
+// Exit statuses of `admin create` (the server's are Poco's: 64 usage, 78 configuration).
+constexpr int kAdminExitFailed = 1;
+constexpr int kAdminExitUsage = 2;
+
+// The options of `admin create`, as given.
+struct AdminOptions {
+  std::optional<std::string> email;
+  std::optional<std::string> password;
+  std::optional<std::string> project;
+  std::optional<std::string> display_name;
+
+  bool any() const { return email || password || project || display_name; }
+};
+
+// --password when given, or else OPBASE_ADMIN_PASSWORD, which is then removed from the
+// environment so that no plugin loaded into this process finds it there. Called before any
+// thread but the main one exists, which getenv and unsetenv need.
+std::string admin_password(const std::optional<std::string>& given) {
+  const char* from_env = std::getenv(kAdminPasswordVariable);
+  std::string password = given ? *given : from_env ? from_env : "";
+  ::unsetenv(kAdminPasswordVariable);
+  return password;
+}
+
+Poco::Util::Option admin_option(const char* name, const char* argument, const char* help) {
+  return Poco::Util::Option(name, "", help).argument(argument).repeatable(false);
+}
+
 class OpbaseApplication final : public Poco::Util::ServerApplication {
  protected:
   void defineOptions(Poco::Util::OptionSet& options) override {
@@ -51,6 +100,14 @@ class OpbaseApplication final : public Poco::Util::ServerApplication {
                            "set one configuration key; repeatable, wins over file and environment")
             .argument("KEY=VALUE")
             .repeatable(true));
+    options.addOption(admin_option("email", "E", "admin create: the new admin's e-mail address"));
+    options.addOption(admin_option(
+        "password", "P",
+        "admin create: the password; without it, OPBASE_ADMIN_PASSWORD (which ps does not show)"));
+    options.addOption(
+        admin_option("project", "ID", "admin create: the project (default 'default')"));
+    options.addOption(admin_option(
+        "display-name", "N", "admin create: the display name (default: the address's local part)"));
   }
 
   void handleOption(const std::string& name, const std::string& value) override {
@@ -58,7 +115,8 @@ class OpbaseApplication final : public Poco::Util::ServerApplication {
     if (name == "help") {
       Poco::Util::HelpFormatter help(options());
       help.setCommand(commandName());
-      help.setUsage("[--config FILE] [--set key=value ...] [--daemon --pidfile FILE]");
+      help.setUsage(kServerUsage);
+      help.setFooter("Or: " + commandName() + " " + kAdminUsage + "\n" + kAdminHelp);
       help.setHeader("opbase " OPBASE_VERSION " - a self-hosted backend platform.");
       help.format(std::cout);
       stopOptionsProcessing();
@@ -72,20 +130,31 @@ class OpbaseApplication final : public Poco::Util::ServerApplication {
       sources_.file = value;
     } else if (name == "set") {
       sources_.sets.push_back(value);
+    } else if (name == "email") {
+      admin_.email = value;
+    } else if (name == "password") {
+      admin_.password = value;
+    } else if (name == "project") {
+      admin_.project = value;
+    } else if (name == "display-name") {
+      admin_.display_name = value;
     }
   }
 
   int main(const std::vector<std::string>& args) override {
     if (exit_early_) return EXIT_OK;
+    if (!args.empty() && args.front() == "admin") return admin(args);
     if (!args.empty()) {
       log::error("daemon", "unexpected argument '" + args.front() + "' (see --help)");
       return EXIT_USAGE;
     }
-    if (!sources_.file && std::filesystem::exists(OPBASE_DEFAULT_CONFIG_FILE)) {
-      sources_.file = OPBASE_DEFAULT_CONFIG_FILE;
+    if (admin_.any()) {
+      log::error("daemon",
+                 "--email, --password, --project and --display-name belong to "
+                 "'admin create' (see --help)");
+      return EXIT_USAGE;
     }
-    sources_.env = process_environment();
-    auto config = Config::load(sources_);
+    auto config = load_config();
     if (!config) {
       log::error("daemon", config.status().message());
       return EXIT_CONFIG;
@@ -103,7 +172,45 @@ class OpbaseApplication final : public Poco::Util::ServerApplication {
   }
 
  private:
+  // The layers of DESIGN.md, the same for the server and for admin commands.
+  Result<Config> load_config() {
+    if (!sources_.file && std::filesystem::exists(OPBASE_DEFAULT_CONFIG_FILE)) {
+      sources_.file = OPBASE_DEFAULT_CONFIG_FILE;
+    }
+    sources_.env = process_environment();
+    return Config::load(sources_);
+  }
+
+  int admin(const std::vector<std::string>& args) {
+    if (args.size() != 2 || args[1] != "create")
+      return admin_usage("the admin command is 'create'");
+    if (!admin_.email || admin_.email->empty()) return admin_usage("--email is required");
+    AdminCreateArgs create;
+    create.email = *admin_.email;
+    create.password = admin_password(admin_.password);
+    if (create.password.empty()) {
+      return admin_usage("a password is required: --password or OPBASE_ADMIN_PASSWORD");
+    }
+    if (admin_.project) create.project_id = *admin_.project;
+    if (admin_.display_name) create.display_name = *admin_.display_name;
+    auto config = load_config();
+    if (!config) {
+      std::fprintf(stderr, "error: %s\n", config.status().to_string().c_str());
+      return kAdminExitFailed;
+    }
+    return run_admin_create(std::move(*config), create);
+  }
+
+  int admin_usage(const std::string& why) const {
+    std::fprintf(stderr,
+                 "error: %s\nusage: %s %s\n(the password may come from OPBASE_ADMIN_PASSWORD "
+                 "instead of --password, which keeps it out of ps)\n",
+                 why.c_str(), commandName().c_str(), kAdminUsage);
+    return kAdminExitUsage;
+  }
+
   ConfigSources sources_;
+  AdminOptions admin_;
   bool exit_early_ = false;
 };
 

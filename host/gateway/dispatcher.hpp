@@ -50,6 +50,9 @@ class Dispatcher {
   ApiAnswer handle(const ApiCall& call) const;
 
   size_t max_body_bytes() const { return max_body_bytes_; }
+  // For the gateway's other routes on a project (the JWKS route).
+  const Projects& projects() const { return projects_; }
+  const Registry& registry() const { return registry_; }
 
  private:
   struct Caller {

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "gateway/envelope.hpp"
+#include "gateway/jwks_route.hpp"
 #include "log/log.hpp"
 
 namespace opbase::host {
@@ -119,6 +120,15 @@ class GatewayHandler final : public Poco::Net::HTTPRequestHandler {
     if (auto q = path.find('?'); q != std::string::npos) path.resize(q);
     const std::string& method = request.getMethod();
 
+    // Before the API calls: it is a path below an endpoint key, which they refuse.
+    if (const auto endpoint_key = jwks_endpoint_key(path)) {
+      if (!allow(response, method, "GET", request_id)) return;
+      drain(request);
+      const ApiAnswer answer =
+          serve_jwks(dispatcher_.projects(), dispatcher_.registry(), *endpoint_key, request_id);
+      send(response, answer.http_status, "application/json", answer.body, answer.headers);
+      return;
+    }
     if (path == "/api" || path == "/api/" || path.starts_with("/api/")) {
       InFlight in_flight(metrics_);
       ApiAnswer answer = serve_api_guarded(request, response, path, method, request_id);

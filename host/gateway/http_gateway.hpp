@@ -1,6 +1,7 @@
 // HttpGateway: the Poco HTTP server in front of the Dispatcher. Routes
 //   POST /api/{endpoint_key}   ops, and the statement form      (DECISIONS 1)
 //   POST /api                  the same, project chosen by the API key
+//   GET  /api/{endpoint_key}/.well-known/jwks.json   the ID token keys (DECISIONS 17; no API key)
 //   GET  /healthz              the process answers
 //   GET  /readyz               stores reachable, every enabled plugin loaded (503 otherwise)
 //   GET  /metrics              Prometheus text format

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "log/log.hpp"
+#include "mail/mail_service.hpp"
 #include "opbase/json_text.hpp"
 #include "opbase/str.hpp"
 #include "opbase/version.hpp"
@@ -106,6 +107,33 @@ opbase_rc call_host_service(opbase_plugin* plugin, std::string_view name,
   return OPBASE_RC_OK;
 }
 
+// The host's mail service (mail.send): any plugin may send, and the project plays no part in a
+// mail, so the caller's project id is not looked at.
+opbase_rc call_mail_host_service(opbase_plugin* plugin, std::string_view input,
+                                 opbase_service_result_fn on_result, void* caller_ctx) {
+  Mailer* mailer = plugin->context->mailer;
+  if (mailer == nullptr) {
+    return answer_failure(Status::internal("no mailer is configured"), on_result, caller_ctx);
+  }
+  const auto request = nlohmann::json::parse(input, nullptr, /*allow_exceptions=*/false);
+  if (request.is_discarded()) {
+    return answer_failure(
+        Status::validation(std::string(kMailSendService) + ": input is not valid JSON"), on_result,
+        caller_ctx);
+  }
+  Result<nlohmann::json> sent = [&]() -> Result<nlohmann::json> {
+    try {
+      return call_mail_service(*mailer, request);
+    } catch (const std::exception& e) {
+      return Status::internal(std::string("mail: ") + e.what());
+    }
+  }();
+  if (!sent) return answer_failure(sent.status(), on_result, caller_ctx);
+  const std::string answer = sent->dump();
+  on_result(caller_ctx, OPBASE_RC_OK, str(answer), {}, {}, {});
+  return OPBASE_RC_OK;
+}
+
 opbase_rc call_service(opbase_plugin* plugin, opbase_str name, opbase_str project_id,
                        opbase_str input, opbase_service_result_fn on_result, void* caller_ctx) {
   if (plugin == nullptr || on_result == nullptr || bad(name) || bad(project_id) || bad(input)) {
@@ -114,6 +142,9 @@ opbase_rc call_service(opbase_plugin* plugin, opbase_str name, opbase_str projec
   if (is_store_service(view(name))) {
     return call_host_service(plugin, view(name), view(project_id), view(input), on_result,
                              caller_ctx);
+  }
+  if (view(name) == kMailSendService) {
+    return call_mail_host_service(plugin, view(input), on_result, caller_ctx);
   }
   const ServiceEntry* service = plugin->context->registry->find_service(view(name));
   if (service == nullptr) {

@@ -9,6 +9,7 @@
 
 #include "config/config.hpp"
 #include "events/event_bus.hpp"
+#include "mail/mailer.hpp"
 #include "plugins/registry.hpp"
 #include "store/stores.hpp"
 
@@ -19,6 +20,7 @@ struct HostContext {
   EventBus* bus = nullptr;
   const Config* config = nullptr;
   Stores* stores = nullptr;  // the `store.*` services; nullptr in tests without stores
+  Mailer* mailer = nullptr;  // the `mail.send` service; nullptr in tests without a mailer
   std::function<int64_t()> now_ms;
 };
 

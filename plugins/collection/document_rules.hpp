@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "opbase/iso_time.hpp"
 #include "opbase/status.hpp"
 
 namespace opbase::collection {
@@ -21,9 +22,6 @@ inline const std::vector<std::string>& base_fields() {
 std::string new_key();
 // A random 128-bit reference for a delete or archive (32 hex digits).
 std::string new_ref();
-
-// "2026-11-22T08:05:23.123Z".
-std::string iso_time(int64_t unix_ms);
 
 // The stored form of a user's new document: user fields without the `_`-names (ignored on
 // insert, DECISIONS 11), plus _key, _userkey (null when anonymous), _created_at and

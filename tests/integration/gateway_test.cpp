@@ -1,7 +1,8 @@
 // gateway_test: the HTTP gateway of the real daemon, over real HTTP. Every bad input gets its
 // code and HTTP status (DECISIONS 1-4), user access goes through the "auth.verify_token" service
-// (the fake auth plugin of tests/plugins/fake_auth), the health, readiness and metrics routes
-// answer, and a flood of malformed requests leaves the daemon serving.
+// (the fake auth plugin of tests/plugins/fake_auth), the JWKS route publishes what the auth
+// plugin's "auth.jwks" service answers, the health, readiness and metrics routes answer, and a
+// flood of malformed requests leaves the daemon serving.
 // Each test starts its own daemon, so counters and logs belong to that test alone.
 // Thread-safety: each test runs on the one gtest thread.
 #include <gtest/gtest.h>
@@ -427,6 +428,86 @@ TEST_F(Gateway, BareApiPathFindsTheProjectByApiKey) {
       daemon_->request("POST", "/api", statement, {{"X-API-KEY", "ak_wrong_but_long_enough"}}), 401,
       "AUTHENTICATION_FAILED"));
   EXPECT_TRUE(IsError(daemon_->request("POST", "/api", statement), 401, "AUTHENTICATION_FAILED"));
+}
+
+// ---- the JWKS route (DECISIONS 17) ----
+
+std::string jwks_path(const std::string& endpoint_key) {
+  return "/api/" + endpoint_key + "/.well-known/jwks.json";
+}
+
+// A second project, "broken", whose keys the fake auth plugin fails to give.
+class Jwks : public Gateway {
+ protected:
+  static constexpr const char* kBrokenEndpointKey = "ep_broken_jwks";
+  DaemonOptions options() const override {
+    DaemonOptions o = with_test_plugins();
+    o.config["projects.broken.endpoint_key"] = kBrokenEndpointKey;
+    o.config["projects.broken.api_key"] = "ak_broken_project_api_key";
+    return o;
+  }
+};
+
+TEST_F(Jwks, AnswersTheAuthPluginsKeySetWithoutAnApiKey) {
+  for (const std::string& path :
+       {jwks_path(daemon_->endpoint_key()), jwks_path(daemon_->endpoint_key()) + "?ignored=1"}) {
+    const HttpResponse r = daemon_->request("GET", path);
+    ASSERT_EQ(r.status, 200) << path << ": " << r.describe();
+    EXPECT_EQ(r.header("Content-Type"), "application/json");
+    EXPECT_EQ(r.header("Cache-Control"), "public, max-age=300");
+    EXPECT_FALSE(r.header("X-Request-Id").empty());
+    // The key set itself, not wrapped in the envelope: JOSE libraries read it as it is.
+    EXPECT_EQ(r.json(), json({{"keys", {{{"kty", "EC"}, {"kid", "test"}}}}}));
+  }
+}
+
+TEST_F(Jwks, UnknownEndpointKeyIs404) {
+  for (const std::string& key : {std::string("ep_unknown"), daemon_->endpoint_key() + "x"}) {
+    const HttpResponse r = daemon_->request("GET", jwks_path(key));
+    ASSERT_TRUE(IsError(r, 404, "UNKNOWN_OPERATION")) << key;
+    EXPECT_EQ(r.json()["error"]["message"], "no project has this endpoint key");
+    EXPECT_FALSE(r.has_header("Cache-Control"));
+  }
+}
+
+TEST_F(Jwks, NearMissPathsAreNoRoute) {
+  const std::string key = daemon_->endpoint_key();
+  for (const std::string& path :
+       {std::string("/api//.well-known/jwks.json"), "/api/" + key + "/x/.well-known/jwks.json",
+        jwks_path(key) + "/", "/api/" + key + "/.well-known/jwks"}) {
+    EXPECT_TRUE(IsError(daemon_->request("GET", path), 404, "UNKNOWN_OPERATION")) << path;
+  }
+}
+
+TEST_F(Jwks, OtherMethodsAre405AllowingGet) {
+  for (const std::string method : {"POST", "PUT", "DELETE"}) {
+    const HttpResponse r = daemon_->request(method, jwks_path(daemon_->endpoint_key()), "{}",
+                                            {{"X-API-KEY", daemon_->api_key()}});
+    ASSERT_TRUE(IsError(r, 405, "UNKNOWN_OPERATION")) << method;
+    EXPECT_EQ(r.header("Allow"), "GET") << method;
+  }
+}
+
+TEST_F(Jwks, FailingServiceIs500WithTheReasonOnlyInTheLog) {
+  const HttpResponse r = daemon_->request("GET", jwks_path(kBrokenEndpointKey));
+  ASSERT_TRUE(IsError(r, 500, "INTERNAL_ERROR"));
+  const std::string id = r.header("X-Request-Id");
+  EXPECT_EQ(r.json()["error"]["details"]["request_id"], id);
+  EXPECT_FALSE(contains(r.body, "broken are broken")) << r.body;
+  EXPECT_FALSE(r.has_header("Cache-Control"));
+  const std::string log = daemon_->log();
+  EXPECT_TRUE(contains(log, id) && contains(log, "the keys of project 'broken' are broken")) << log;
+}
+
+TEST(JwksWithoutAuthPlugin, Is404SayingTheAuthPluginIsNotEnabled) {
+  DaemonOptions options;
+  options.plugins = {"echo", "probe"};
+  auto daemon = DaemonProcess::start(options);
+  const HttpResponse r = daemon->request("GET", jwks_path(daemon->endpoint_key()));
+  ASSERT_TRUE(IsError(r, 404, "UNKNOWN_OPERATION"));
+  EXPECT_TRUE(
+      contains(r.json()["error"]["message"].get<std::string>(), "the auth plugin is not enabled"))
+      << r.body;
 }
 
 // ---- health, readiness, metrics ----

@@ -6,6 +6,9 @@
 // The test plugins append "init <name>" / "shutdown <name>" to the file the config key
 // tests.lifecycle_log names (tests/plugins/broken/test_plugin.h); that file shows which of init
 // and shutdown ran, and in which order.
+//
+// The last section calls the function table's call_service the way a plugin does, and checks
+// where each name goes: mail.send to the host's Mailer, other names to the plugin providing them.
 #include "plugins/plugin_loader.hpp"
 
 #include <gtest/gtest.h>
@@ -26,6 +29,7 @@
 
 #include "config/config.hpp"
 #include "events/event_bus.hpp"
+#include "mail/mailer.hpp"
 #include "plugins/host_context.hpp"
 #include "plugins/registry.hpp"
 #include "plugins/response.hpp"
@@ -515,6 +519,130 @@ TEST_F(PluginLoaderTest, LoadAllSearchesTheFoldersInOrderAndTakesPaths) {
   EXPECT_EQ(loader_->loaded()[1].name, "good2");  // a path's plugin is named after its file
   EXPECT_EQ(loader_->loaded()[1].file, file_of("good2"));
   EXPECT_TRUE(loader_->refused().empty());
+}
+
+// ---- call_service: host services and plugin services ----------------------------------------
+
+// What one call_service answered through its callback.
+struct ServiceAnswer {
+  opbase_rc rc = OPBASE_RC_REFUSED;  // as passed to the callback; REFUSED: never called
+  int calls = 0;
+  json data;  // parsed, on success
+  std::string code;
+  std::string message;
+  json details;  // parsed, or null
+};
+
+void record_service_answer(void* ctx, opbase_rc rc, opbase_str data, opbase_str code,
+                           opbase_str message, opbase_str details) {
+  auto* answer = static_cast<ServiceAnswer*>(ctx);
+  ++answer->calls;
+  answer->rc = rc;
+  if (rc == OPBASE_RC_OK) answer->data = json::parse(std::string_view(data.ptr, data.len));
+  answer->code.assign(code.ptr, code.len);
+  answer->message.assign(message.ptr, message.len);
+  if (details.len > 0) answer->details = json::parse(std::string_view(details.ptr, details.len));
+}
+
+// A Mailer that keeps what it sends (after the checks every transport makes), or answers
+// `failure` when that is set.
+class RecordingMailer final : public Mailer {
+ public:
+  Status send(const Mail& mail) override {
+    if (Status checked = check_mail(mail); !checked) return checked;
+    if (!failure.is_ok()) return failure;
+    sent.push_back(mail);
+    return Status::ok();
+  }
+  std::vector<Mail> sent;
+  Status failure;
+};
+
+class CallServiceTest : public PluginLoaderTest {
+ protected:
+  CallServiceTest() {
+    caller_.name = "caller";
+    caller_.file = "caller.so";
+    caller_.context = &context_;
+  }
+
+  // host->call_service from the plugin "caller", as a plugin calls it.
+  ServiceAnswer call(std::string_view name, std::string_view project, std::string_view input) {
+    ServiceAnswer answer;
+    const opbase_rc rc = host_api()->call_service(&caller_, str(name), str(project), str(input),
+                                                  &record_service_answer, &answer);
+    EXPECT_EQ(answer.calls, 1) << name << ": the callback must run exactly once";
+    EXPECT_EQ(rc, answer.rc) << name << ": the returned rc differs from the callback's";
+    return answer;
+  }
+
+  opbase_plugin caller_;
+  RecordingMailer mailer_;
+};
+
+const std::string kMail = R"({"to":"ann@example.com","subject":"Your code","text":"123456"})";
+
+TEST_F(CallServiceTest, MailSendReachesTheHostsMailerFromAnyProject) {
+  context_.mailer = &mailer_;
+  for (const std::string project : {"p1", "another", ""}) {
+    SCOPED_TRACE(project);
+    const ServiceAnswer a = call("mail.send", project, kMail);
+    ASSERT_EQ(a.rc, OPBASE_RC_OK) << a.code << ": " << a.message;
+    EXPECT_EQ(a.data, json({{"sent", true}}));
+  }
+  ASSERT_EQ(mailer_.sent.size(), 3u);
+  EXPECT_EQ(mailer_.sent[0].to, "ann@example.com");
+  EXPECT_EQ(mailer_.sent[0].subject, "Your code");
+  EXPECT_EQ(mailer_.sent[0].text, "123456");
+}
+
+TEST_F(CallServiceTest, MailSendWithoutAMailerIsInternalError) {
+  ASSERT_EQ(context_.mailer, nullptr);
+  const ServiceAnswer a = call("mail.send", "p1", kMail);
+  EXPECT_EQ(a.rc, OPBASE_RC_ERROR);
+  EXPECT_EQ(a.code, "INTERNAL_ERROR");
+  EXPECT_EQ(a.message, "no mailer is configured");
+}
+
+TEST_F(CallServiceTest, MailSendPassesOnWhatTheMailServiceRefuses) {
+  context_.mailer = &mailer_;
+  const ServiceAnswer missing = call("mail.send", "p1", R"({"subject":"s","text":"t"})");
+  EXPECT_EQ(missing.rc, OPBASE_RC_ERROR);
+  EXPECT_EQ(missing.code, "VALIDATION_ERROR");
+  EXPECT_EQ(missing.details, json({{"field", "to"}}));
+
+  const ServiceAnswer injected =
+      call("mail.send", "p1", R"({"to":"a@b.c\r\nBcc: x@y.z","subject":"s","text":"t"})");
+  EXPECT_EQ(injected.code, "VALIDATION_ERROR");
+  EXPECT_EQ(injected.details, json({{"field", "to"}}));
+
+  for (const std::string input : {"[1]", "not json"}) {
+    const ServiceAnswer bad = call("mail.send", "p1", input);
+    EXPECT_EQ(bad.code, "VALIDATION_ERROR") << input;
+    EXPECT_TRUE(Contains(bad.message, "mail.send: input")) << input;
+  }
+
+  mailer_.failure = Status::internal("mail not sent through smtp.example.com:25: 554 no");
+  const ServiceAnswer failed = call("mail.send", "p1", kMail);
+  EXPECT_EQ(failed.rc, OPBASE_RC_ERROR);
+  EXPECT_EQ(failed.code, "INTERNAL_ERROR");
+  EXPECT_EQ(failed.message, "mail not sent through smtp.example.com:25: 554 no");
+  EXPECT_TRUE(mailer_.sent.empty());
+}
+
+TEST_F(CallServiceTest, OtherNamesGoToThePluginThatProvidesThem) {
+  context_.mailer = &mailer_;
+  ASSERT_TRUE(loader_->load("good", file_of("good")).is_ok());
+  const ServiceAnswer a = call("good.svc", "p1", R"({"x":1})");
+  ASSERT_EQ(a.rc, OPBASE_RC_OK) << a.code << ": " << a.message;
+  EXPECT_EQ(a.data, json({{"plugin", "good"}, {"project", "p1"}, {"input", {{"x", 1}}}}));
+
+  for (const std::string name : {"mail.other", "good.nope"}) {
+    const ServiceAnswer missing = call(name, "p1", "{}");
+    EXPECT_EQ(missing.rc, OPBASE_RC_NOT_FOUND) << name;
+    EXPECT_EQ(missing.message, "no loaded plugin provides the service '" + name + "'");
+  }
+  EXPECT_TRUE(mailer_.sent.empty());
 }
 
 TEST(SplitPluginDirs, SplitsOnColonsAndDropsEmptyParts) {

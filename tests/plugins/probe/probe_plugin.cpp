@@ -9,6 +9,8 @@
 //   probe.publish       API key; publishes event body.type with payload body.payload
 //   probe.events        API key; answers the document.* and user.* events received so far, in
 //                       arrival order, as [{"type", "project", "payload"}] (at most 10,000 kept)
+//   probe.call          API key; calls service body.service with body.input (default {}) for the
+//                       request's project, and answers its answer or its error
 // Thread-safety: the event record is guarded; every handler may run concurrently.
 #include <chrono>
 #include <mutex>
@@ -74,6 +76,7 @@ class ProbePlugin final : public opbase::Plugin {
     r.op("probe.meta", Access::kApiKey, &meta_op);
     r.op("probe.rate_limited", Access::kApiKey, &rate_limited_op);
     r.op("probe.publish", Access::kApiKey, [this](const Request& req) { return publish(req); });
+    r.op("probe.call", Access::kApiKey, [this](const Request& req) { return call(req); });
     r.op("probe.events", Access::kApiKey, [this](const Request&) -> Result<Reply> {
       std::lock_guard lock(mutex_);
       return Reply(events_);
@@ -111,6 +114,17 @@ class ProbePlugin final : public opbase::Plugin {
       return published;
     }
     return Reply({{"published", *type}});
+  }
+
+  Result<Reply> call(const Request& req) const {
+    const auto service = req.body.find("service");
+    if (service == req.body.end() || !service->is_string()) {
+      return Status::validation("field 'service' must be a string", {{"field", "service"}});
+    }
+    auto answer = host().call_service(service->get<std::string>(), req.project_id,
+                                      req.body.value("input", json::object()));
+    if (!answer) return answer.status();
+    return Reply(std::move(*answer));
   }
 };
 

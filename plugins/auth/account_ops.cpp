@@ -1,0 +1,173 @@
+// The ops that change an account: auth.update_profile (signed in), auth.send_otp and
+// auth.update_account (by a code sent to the address) (spec 4.1; DECISIONS 20-23, 36).
+#include "auth_context.hpp"
+#include "auth_service.hpp"
+#include "email_address.hpp"
+#include "request_fields.hpp"
+
+namespace opbase::auth {
+
+using nlohmann::json;
+
+namespace {
+
+bool is_admin(const Request& request) {
+  if (!request.user_claims.is_object()) return false;
+  const json roles = request.user_claims.value("roles", json::array());
+  return roles.is_array() && std::find(roles.begin(), roles.end(), "admin") != roles.end();
+}
+
+std::string_view next_op(OtpIntent intent) {
+  return intent == OtpIntent::kSignin || intent == OtpIntent::kInvite ? "auth.signin"
+                                                                      : "auth.update_account";
+}
+
+// The new value an update_account intent needs, checked before the code is spent.
+Result<std::string> new_value(const Request& request, OtpIntent intent,
+                              const PasswordPolicy& policy) {
+  switch (intent) {
+    case OtpIntent::kChangePassword: {
+      auto password = required_string(request.body, "new_password");
+      if (!password) return password;
+      if (Status s = check_password(*password, policy); !s) {
+        return Status(s.code(), s.message(),
+                      {{"field", "new_password"}, {"policy", to_json(policy)}});
+      }
+      return password;
+    }
+    case OtpIntent::kChangeEmail:
+      return email_field(request.body, "new_email");
+    case OtpIntent::kChangeUsername: {
+      auto username = required_string(request.body, "new_username", 64);
+      if (!username) return username;
+      if (!is_valid_username(*username)) {
+        return Status::validation(
+            "new_username must be 3-32 letters, digits, '_', '.' or '-', starting with a letter "
+            "or digit",
+            {{"field", "new_username"}});
+      }
+      return username;
+    }
+    default:
+      return Status::validation("intent must be change_email, change_password or change_username",
+                                {{"field", "intent"}});
+  }
+}
+
+}  // namespace
+
+Result<Reply> AuthService::send_otp(const Request& request) const {
+  auto context = context_of(request.project_id);
+  if (!context) return context.status();
+  auto email = email_field(request.body, "email");
+  if (!email) return email.status();
+  auto intent_text = required_string(request.body, "intent", 64);
+  if (!intent_text) return intent_text.status();
+  auto intent = parse_intent(*intent_text);
+  if (!intent) return intent.status();
+  if (*intent == OtpIntent::kInvite && !is_admin(request)) {
+    // DECISIONS 23: only an administrator invites.
+    return request.signed_in()
+               ? Status(code::kForbidden, "only an administrator can invite")
+               : Status(code::kAuthenticationFailed,
+                        "inviting needs an administrator's token: send 'Authorization: Bearer'");
+  }
+  if (Status s = limits_.hit(context->project, "otp|email|" + canonical_email(*email),
+                             config_.rates.send_otp_per_email, context->now_ms);
+      !s) {
+    return s;
+  }
+  auto found = users_.by_email(context->project, *email);
+  if (!found) return found.status();
+  if (*intent == OtpIntent::kInvite) {
+    if (*found) return Status(code::kEmailAlreadyExists, "an account with this e-mail exists");
+    if (Status s = send_code(*context, *email, *intent); !s) return s;
+  } else if (*found) {
+    // To the address of the account, as stored (DECISIONS 36: change_email too).
+    if (Status s = send_code(*context, (**found).value("email", *email), *intent); !s) return s;
+  }
+  // The same answer whether or not the account exists (DECISIONS 21).
+  return Reply({{"otp", true}, {"next_op", next_op(*intent)}});
+}
+
+Result<Reply> AuthService::update_account(const Request& request) const {
+  auto context = context_of(request.project_id);
+  if (!context) return context.status();
+  auto email = email_field(request.body, "email");
+  if (!email) return email.status();
+  auto code = required_string(request.body, "otp", 64);
+  if (!code) return code.status();
+  auto intent_text = required_string(request.body, "intent", 64);
+  if (!intent_text) return intent_text.status();
+  auto intent = parse_intent(*intent_text);
+  if (!intent) return intent.status();
+  auto value = new_value(request, *intent, context->settings->password_policy);
+  if (!value) return value.status();
+  if (Status s = check_signin_limits(request, *email); !s) return s;
+  auto found = users_.by_email(context->project, *email);
+  if (!found) return found.status();
+  Status spent = *found ? spend_code(*context, *email, *intent, *code)
+                        : Status(code::kOtpInvalid, "the code is not valid");
+  if (!spent) {
+    count_failure(request, *email);
+    return spent;
+  }
+  auto user = mark_verified(*context, std::move(**found));
+  if (!user) return user.status();
+  const std::string user_key = user->value("_key", "");
+  Result<json> changed = *user;
+  switch (*intent) {
+    case OtpIntent::kChangePassword: {
+      auto hash = hash_password(*value, config_.argon2);
+      if (!hash) return hash.status();
+      changed = users_.set(context->project, user_key, {{"password_hash", *hash}}, context->now_ms);
+      // A new password ends every session: whoever knew the old one is signed out.
+      if (changed)
+        (void)sessions_.end_all(context->project, user_key, "password changed", context->now_ms);
+      break;
+    }
+    case OtpIntent::kChangeEmail:
+      changed = users_.change_email(context->project, *user, *value, context->now_ms);
+      break;
+    default:
+      changed = users_.change_username(context->project, *user, *value, context->now_ms);
+      break;
+  }
+  if (!changed) return changed.status();
+  auto tokens = signed_in(request, *changed, audience(request, context->project));
+  if (!tokens) return tokens.status();
+  return Reply(std::move(*tokens));
+}
+
+Result<Reply> AuthService::update_profile(const Request& request) const {
+  auto token = required_string(request.body, "id_token", kMaxFieldBytes * 4);
+  if (!token) return token.status();
+  auto refresh = required_string(request.body, "refresh_token", 256);
+  if (!refresh) return refresh.status();
+  const auto data = request.body.find("data");
+  if (data == request.body.end()) {
+    return Status::validation("data is required", {{"field", "data"}});
+  }
+  auto fields = profile_fields(
+      *data, {"display_name", "name", "surname", "phone_number", "photo_url", "metadata"},
+      /*strict=*/true);
+  if (!fields) return fields.status();
+  std::optional<std::string> aud;
+  if (const auto a = request.body.find("aud"); a != request.body.end() && a->is_string()) {
+    aud = a->get<std::string>();
+  }
+  auto checked = tokens_.check(request.project_id, *token, aud, now_ms());
+  if (!checked) return checked.status();
+  if (Sessions::sid_of(*refresh) != checked->sid) {
+    return Status(code::kTokenInvalid, "the refresh token belongs to another session");
+  }
+  auto session = sessions_.rotate(request.project_id, *refresh, now_ms());
+  if (!session) return session.status();
+  auto user = users_.set(request.project_id, checked->user_key, std::move(*fields), now_ms());
+  if (!user) return user.status();
+  auto tokens = tokens_.token_set(request.project_id, *user, *session, now_ms());
+  if (!tokens) return tokens.status();
+  return Reply(std::move(*tokens));
+}
+
+}  // namespace opbase::auth

@@ -1,0 +1,173 @@
+// AuthService: construction, what every op shares, the small ops (settings, nonce) and the
+// services (see auth_service.hpp). The sign-in ops are in signin_ops.cpp, the session ops in
+// session_ops.cpp, the account ops in account_ops.cpp.
+#include "auth_service.hpp"
+
+#include "auth_context.hpp"
+#include "email_address.hpp"
+#include "otp_mail.hpp"
+#include "request_fields.hpp"
+
+namespace opbase::auth {
+
+using nlohmann::json;
+
+AuthService::AuthService(const Host& host, AuthConfig config)
+    : host_(host),
+      config_(std::move(config)),
+      store_(host),
+      keys_(store_, config_.keys),
+      sessions_(store_, config_.refresh_token_ttl_s, config_.session_recheck_ms),
+      tokens_(keys_, sessions_, config_.id_token_ttl_s),
+      users_(store_),
+      codes_(store_),
+      limits_(store_),
+      nonces_(store_),
+      project_settings_(store_, config_.seed) {}
+
+Result<AuthService::Context> AuthService::context_of(std::string_view project) const {
+  const int64_t now = now_ms();
+  auto settings = project_settings_.of(project, now);
+  if (!settings) return settings.status();
+  if (!(*settings)->enabled) {
+    return Status(code::kForbidden, "authentication is switched off for this project");
+  }
+  auto ring = keys_.ring(project, now);
+  if (!ring) return ring.status();
+  bootstrap_admin(project);
+  purge_if_due(project, now);
+  return Context{std::string(project), now, std::move(*settings), (*ring)->code_secret};
+}
+
+void AuthService::purge_if_due(std::string_view project, int64_t now_ms) const {
+  constexpr int64_t kEveryMs = 10 * 60 * 1000;
+  constexpr int64_t kDeletedKeptMs = 60 * 60 * 1000;
+  {
+    const std::lock_guard lock(bootstrap_mutex_);
+    auto [it, first] = purged_ms_.try_emplace(std::string(project), now_ms);
+    if (!first && now_ms - it->second < kEveryMs) return;
+    it->second = now_ms;
+  }
+  auto purged = store_.purge(project, {store::State::kDeleted, now_ms - kDeletedKeptMs});
+  if (!purged) host_.warn("purging spent auth documents failed: " + purged.status().message());
+}
+
+void AuthService::bootstrap_admin(std::string_view project) const {
+  if (config_.admin_email.empty()) return;
+  {
+    const std::lock_guard lock(bootstrap_mutex_);
+    if (!bootstrapped_.emplace(project).second) return;
+  }
+  auto existing = users_.by_email(project, config_.admin_email);
+  if (existing && *existing) return;
+  auto made =
+      admin_create(project, {{"email", config_.admin_email}, {"password", config_.admin_password}});
+  if (made) {
+    host_.info("project " + std::string(project) + ": administrator " + config_.admin_email +
+               " created from auth.admin_email");
+  } else if (made.status().code() != code::kEmailAlreadyExists) {
+    host_.error("project " + std::string(project) +
+                ": auth.admin_email: " + made.status().message());
+  }
+}
+
+std::string AuthService::audience(const Request& request, std::string_view project) const {
+  const auto aud = request.body.find("aud");
+  if (aud != request.body.end() && aud->is_string() &&
+      !aud->get_ref<const std::string&>().empty()) {
+    return aud->get<std::string>();
+  }
+  return std::string(project);
+}
+
+void AuthService::publish(std::string_view type, std::string_view project,
+                          std::string_view user_key) const {
+  if (Status s = host_.publish(type, project, {{"_key", user_key}}); !s) {
+    host_.warn("event " + std::string(type) + " not published: " + s.message());
+  }
+}
+
+Status AuthService::spend_code(const Context& context, const std::string& email, OtpIntent intent,
+                               std::string_view code) const {
+  return codes_.consume(context.project, context.code_secret, canonical_email(email), intent, code,
+                        context.now_ms);
+}
+
+Status AuthService::send_code(const Context& context, const std::string& email,
+                              OtpIntent intent) const {
+  auto code = codes_.issue(context.project, context.code_secret, canonical_email(email), intent,
+                           context.now_ms);
+  if (!code) return code.status();
+  const int64_t lifetime = codes_.policy().lifetime_ms;
+  const json mail =
+      otp_mail(email, config_.app_name, intent, *code, lifetime, context.now_ms + lifetime);
+  auto sent = host_.call_service("mail.send", context.project, mail);
+  return sent ? Status::ok() : sent.status();
+}
+
+Result<json> AuthService::mark_verified(const Context& context, json user) const {
+  // Any successful use of a code proves the mailbox (DECISIONS 20).
+  if (user.value("email_verified", false)) return user;
+  return users_.set(context.project, user.value("_key", ""), {{"email_verified", true}},
+                    context.now_ms);
+}
+
+Result<Reply> AuthService::settings(const Request& request) const {
+  auto settings = project_settings_.of(request.project_id, now_ms());
+  if (!settings) return settings.status();
+  return Reply(ProjectSettings::to_answer(**settings));
+}
+
+Result<Reply> AuthService::nonce(const Request& request) const {
+  auto nonce = nonces_.issue(request.project_id, now_ms());
+  if (!nonce) return nonce.status();
+  return Reply({{"nonce", *nonce}});
+}
+
+Result<json> AuthService::verify_token(std::string_view project, const json& input) const {
+  const auto token = input.find("token");
+  if (token == input.end() || !token->is_string()) {
+    return Status(code::kTokenInvalid, "no token given");
+  }
+  auto checked =
+      tokens_.check(project, token->get_ref<const std::string&>(), std::nullopt, now_ms());
+  if (!checked) return checked.status();
+  return std::move(checked->claims);
+}
+
+Result<json> AuthService::jwks(std::string_view project, const json& /*input*/) const {
+  return keys_.jwks(project, now_ms());
+}
+
+Result<json> AuthService::admin_create(std::string_view project, const json& input) const {
+  auto context = context_of(project);
+  if (!context) return context.status();
+  auto email = email_field(input, "email");
+  if (!email) return email.status();
+  auto password = required_string(input, "password");
+  if (!password) return password.status();
+  if (Status s = check_password(*password, context->settings->password_policy); !s) return s;
+  auto profile = profile_fields(input, {"display_name"}, /*strict=*/false);
+  if (!profile) return profile.status();
+  if (!profile->contains("display_name"))
+    (*profile)["display_name"] = email->substr(0, email->find('@'));
+  auto hash = hash_password(*password, config_.argon2);
+  if (!hash) return hash.status();
+  NewUser admin{*email, std::move(*profile), std::move(*hash), {"user", "admin"}, true};
+  auto user = users_.create(project, admin, context->now_ms);
+  if (!user) return user.status();
+  publish("user.signedup", project, user->value("_key", ""));
+  return profile_of(*user, project);
+}
+
+Result<json> AuthService::consume_nonce(std::string_view project, const json& input) const {
+  const auto nonce = input.find("nonce");
+  if (nonce == input.end() || !nonce->is_string()) {
+    return Status::validation("nonce is required and must be a string", {{"field", "nonce"}});
+  }
+  auto valid = nonces_.consume(project, nonce->get_ref<const std::string&>(), now_ms());
+  if (!valid) return valid.status();
+  return json{{"valid", *valid}};
+}
+
+}  // namespace opbase::auth

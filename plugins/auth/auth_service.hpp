@@ -1,0 +1,111 @@
+// AuthService: the auth plugin's ops (spec 4.1) and the services it gives the host and other
+// plugins, over its components: users, sessions, tokens, one-time codes, rate limits, nonces,
+// per-project keys and settings. One object per loaded plugin; every op is a method.
+//
+// Guarantees the ops keep together (DECISIONS 19-24, 33-36):
+//  - no enumeration: a wrong password and an unknown e-mail answer the same INVALID_CREDENTIALS
+//    after the same argon2id work; send_otp answers the same whether or not the e-mail exists;
+//    an OTP sign-in for an unknown e-mail is OTP_INVALID like a wrong code;
+//  - a request is checked whole before a code is spent, so a malformed request does not burn it;
+//  - failed sign-ins (and failed account updates) count per e-mail and per client address.
+// Thread-safety: every method may be called from any thread.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "auth_config.hpp"
+#include "key_ring.hpp"
+#include "nonces.hpp"
+#include "opbase/document_store.hpp"
+#include "opbase/host.hpp"
+#include "opbase/op.hpp"
+#include "otp_codes.hpp"
+#include "project_settings.hpp"
+#include "rate_limiter.hpp"
+#include "sessions.hpp"
+#include "tokens.hpp"
+#include "users.hpp"
+
+namespace opbase::auth {
+
+class AuthService {
+ public:
+  AuthService(const Host& host, AuthConfig config);
+
+  // Ops.
+  Result<Reply> signup(const Request& request) const;
+  Result<Reply> signin(const Request& request) const;
+  Result<Reply> signout(const Request& request) const;
+  Result<Reply> update_profile(const Request& request) const;
+  Result<Reply> update_account(const Request& request) const;
+  Result<Reply> send_otp(const Request& request) const;
+  Result<Reply> verify_id_token(const Request& request) const;
+  Result<Reply> refresh_token(const Request& request) const;
+  Result<Reply> settings(const Request& request) const;
+  Result<Reply> nonce(const Request& request) const;
+
+  // Services. auth.verify_token {"token"} → the token's claims (the gateway's token check).
+  Result<nlohmann::json> verify_token(std::string_view project, const nlohmann::json& input) const;
+  // auth.jwks {} → {"keys":[...]}.
+  Result<nlohmann::json> jwks(std::string_view project, const nlohmann::json& input) const;
+  // auth.admin_create {"email","password","display_name"} → the new admin's profile.
+  Result<nlohmann::json> admin_create(std::string_view project, const nlohmann::json& input) const;
+  // auth.consume_nonce {"nonce"} → {"valid": bool}, true once per issued nonce.
+  Result<nlohmann::json> consume_nonce(std::string_view project, const nlohmann::json& input) const;
+
+ private:
+  struct Context;  // what one op call works with: project, time, settings, ring
+  Result<Context> context_of(std::string_view project) const;
+
+  // Sign-in pieces (signin_ops.cpp).
+  Result<nlohmann::json> password_signin(const Request& request, const Context& context,
+                                         const std::string& email, const std::string& aud) const;
+  Result<nlohmann::json> otp_signin(const Request& request, const Context& context,
+                                    const std::string& email, const std::string& aud) const;
+  Result<nlohmann::json> invite_signin(const Request& request, const Context& context,
+                                       const std::string& email, const std::string& aud) const;
+  Status check_signin_limits(const Request& request, const std::string& email) const;
+  void count_failure(const Request& request, const std::string& email) const;
+  // A session and token set for `user`, and the user.signedin event.
+  Result<nlohmann::json> signed_in(const Request& request, const nlohmann::json& user,
+                                   const std::string& aud) const;
+
+  // Spends the code of (email, intent) (OTP_INVALID when there is no account for an intent
+  // that needs one is decided by the caller).
+  Status spend_code(const Context& context, const std::string& email, OtpIntent intent,
+                    std::string_view code) const;
+  Status send_code(const Context& context, const std::string& email, OtpIntent intent) const;
+  Result<nlohmann::json> mark_verified(const Context& context, nlohmann::json user) const;
+
+  // Removes for good the auth documents deleted over an hour ago (spent nonces, old rate-limit
+  // windows), at most every ten minutes per project.
+  void purge_if_due(std::string_view project, int64_t now_ms) const;
+  // Makes the configured first administrator of a project, once per project and process.
+  void bootstrap_admin(std::string_view project) const;
+  std::string audience(const Request& request, std::string_view project) const;
+  void publish(std::string_view type, std::string_view project, std::string_view user_key) const;
+  int64_t now_ms() const { return host_.now_ms(); }
+
+  const Host& host_;
+  AuthConfig config_;
+  DocumentStore store_;
+  KeyRing keys_;
+  Sessions sessions_;
+  Tokens tokens_;
+  Users users_;
+  OtpCodes codes_;
+  RateLimiter limits_;
+  Nonces nonces_;
+  ProjectSettings project_settings_;
+  mutable std::mutex bootstrap_mutex_;  // guards bootstrapped_
+  mutable std::set<std::string, std::less<>> bootstrapped_;
+  mutable std::map<std::string, int64_t, std::less<>> purged_ms_;  // guarded by bootstrap_mutex_
+};
+
+}  // namespace opbase::auth

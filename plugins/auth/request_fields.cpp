@@ -1,0 +1,59 @@
+#include "request_fields.hpp"
+
+#include <algorithm>
+
+namespace opbase::auth {
+namespace {
+
+using nlohmann::json;
+
+Status bad(std::string_view field, std::string what) {
+  return Status::validation(std::string(field) + " " + std::move(what), {{"field", field}});
+}
+
+}  // namespace
+
+Result<std::string> required_string(const json& body, std::string_view field, size_t max_bytes) {
+  const auto it = body.find(field);
+  if (it == body.end() || it->is_null()) return bad(field, "is required");
+  if (!it->is_string()) return bad(field, "must be a string");
+  const std::string& value = it->get_ref<const std::string&>();
+  if (value.empty()) return bad(field, "must not be empty");
+  if (value.size() > max_bytes) {
+    return bad(field, "is longer than " + std::to_string(max_bytes) + " bytes");
+  }
+  return value;
+}
+
+Result<std::optional<std::string>> optional_string(const json& body, std::string_view field,
+                                                   size_t max_bytes) {
+  const auto it = body.find(field);
+  if (it == body.end() || it->is_null()) return std::optional<std::string>();
+  auto value = required_string(body, field, max_bytes);
+  if (!value) return value.status();
+  return std::optional<std::string>(std::move(*value));
+}
+
+Result<json> profile_fields(const json& source, std::initializer_list<std::string_view> allowed,
+                            bool strict) {
+  if (!source.is_object()) return bad("data", "must be an object");
+  json out = json::object();
+  for (const auto& [name, value] : source.items()) {
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
+      if (strict) return bad(name, "cannot be changed here");
+      continue;
+    }
+    if (name == "metadata") {
+      if (!value.is_object()) return bad(name, "must be an object");
+      if (value.dump().size() > kMaxMetadataBytes) {
+        return bad(name, "is larger than " + std::to_string(kMaxMetadataBytes) + " bytes");
+      }
+    } else if (!value.is_string() || value.get_ref<const std::string&>().size() > kMaxFieldBytes) {
+      return bad(name, "must be a string of at most " + std::to_string(kMaxFieldBytes) + " bytes");
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
+}  // namespace opbase::auth

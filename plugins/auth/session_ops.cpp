@@ -1,0 +1,74 @@
+// The ops on a signed-in session: auth.signout, auth.refresh_token, auth.verify_id_token
+// (spec 4.1, 5.2; DECISIONS 16, 18, 33-34).
+#include "auth_context.hpp"
+#include "auth_service.hpp"
+#include "request_fields.hpp"
+
+namespace opbase::auth {
+
+using nlohmann::json;
+
+namespace {
+
+Status session_mismatch() {
+  return {code::kTokenInvalid, "the refresh token belongs to another session"};
+}
+
+// The body's `aud` when given: the audience the token must carry.
+std::optional<std::string> expected_audience(const Request& request) {
+  const auto aud = request.body.find("aud");
+  if (aud == request.body.end() || !aud->is_string()) return std::nullopt;
+  return aud->get<std::string>();
+}
+
+}  // namespace
+
+Result<Reply> AuthService::signout(const Request& request) const {
+  auto token = required_string(request.body, "id_token", kMaxFieldBytes * 4);
+  if (!token) return token.status();
+  const std::optional<std::string> aud = expected_audience(request);
+  // An expired token still names its session: signing out with it is allowed.
+  auto checked = tokens_.check(request.project_id, *token, aud, now_ms(), /*allow_expired=*/true);
+  if (!checked) return checked.status();
+  if (Status s = sessions_.end(request.project_id, checked->sid, "signout", now_ms()); !s) return s;
+  publish("user.signedout", request.project_id, checked->user_key);
+  return Reply({{"signout", true}});
+}
+
+Result<Reply> AuthService::refresh_token(const Request& request) const {
+  auto refresh = required_string(request.body, "refresh_token", 256);
+  if (!refresh) return refresh.status();
+  auto token = required_string(request.body, "id_token", kMaxFieldBytes * 4);
+  if (!token) return token.status();
+  // The id token may have expired (that is why one refreshes); it must still be genuine.
+  auto checked = tokens_.check(request.project_id, *token, std::nullopt, now_ms(),
+                               /*allow_expired=*/true);
+  if (!checked) return checked.status();
+  if (Sessions::sid_of(*refresh) != checked->sid) return session_mismatch();
+  auto session = sessions_.rotate(request.project_id, *refresh, now_ms());
+  if (!session) return session.status();
+  auto user = users_.by_key(request.project_id, session->user_key);
+  if (!user) return user.status();
+  if (!*user) return Status(code::kTokenInvalid, "the account no longer exists");
+  auto tokens = tokens_.token_set(request.project_id, **user, *session, now_ms());
+  if (!tokens) return tokens.status();
+  return Reply(std::move(*tokens));
+}
+
+Result<Reply> AuthService::verify_id_token(const Request& request) const {
+  auto token = required_string(request.body, "id_token", kMaxFieldBytes * 4);
+  if (!token) return token.status();
+  auto checked = tokens_.check(request.project_id, *token, expected_audience(request), now_ms());
+  if (!checked) return checked.status();
+  auto user = users_.by_key(request.project_id, checked->user_key);
+  if (!user) return user.status();
+  if (!*user) return Status(code::kTokenInvalid, "the account no longer exists");
+  const json aud = checked->claims.value("aud", json(""));
+  json profile = profile_of(**user, aud.is_string() ? aud.get<std::string>() : "");
+  // DECISIONS 16: at the top level as the spec's sample shows, and under data.
+  Reply reply(profile);
+  reply.with_top_level(std::move(profile));
+  return reply;
+}
+
+}  // namespace opbase::auth

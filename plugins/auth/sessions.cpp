@@ -1,0 +1,168 @@
+// Sessions in the project's store (see sessions.hpp).
+#include "sessions.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "opbase/iso_time.hpp"
+#include "opbase/query.hpp"
+#include "opbase/store.hpp"
+#include "random_text.hpp"
+#include "store_access.hpp"
+
+namespace opbase::auth {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kSessions = "sessions";
+// Bounds the cache of session answers; past it the cache starts over (a re-read per session).
+constexpr size_t kMaxKnown = 200'000;
+
+Status invalid() { return {code::kTokenInvalid, "the refresh token is not valid"}; }
+
+std::string cache_key(std::string_view project, std::string_view sid) {
+  std::string key(project);
+  key += '\n';
+  key += sid;
+  return key;
+}
+
+std::string new_refresh_token(std::string_view sid) {
+  return std::string(sid) + "." + random_base64url(32);
+}
+
+bool session_live(const json& session, int64_t now_ms) {
+  return !session.value("ended", false) && session.value("expires_ms", int64_t{0}) > now_ms;
+}
+
+}  // namespace
+
+std::string Sessions::sid_of(std::string_view refresh_token) {
+  const size_t dot = refresh_token.find('.');
+  if (dot == std::string_view::npos || dot == 0 || dot > 64) return "";
+  return std::string(refresh_token.substr(0, dot));
+}
+
+Result<Session> Sessions::start(std::string_view project, std::string_view user_key,
+                                std::string_view aud, int64_t now_ms) const {
+  Session session{random_hex_id(), std::string(user_key), "", std::string(aud)};
+  session.refresh_token = new_refresh_token(session.sid);
+  const json doc = {{"_key", session.sid},
+                    {"_userkey", user_key},
+                    {"_created_at", iso_time(now_ms)},
+                    {"user", user_key},
+                    {"aud", aud},
+                    {"refresh_hash", sha256_hex(session.refresh_token)},
+                    {"previous_hashes", json::array()},
+                    {"expires_ms", now_ms + refresh_ttl_ms_},
+                    {"ended", false}};
+  if (Status s = store_.insert(project, {std::string(kSessions), {doc}}); !s) return s;
+  remember(project, session.sid, {true, now_ms, session.user_key});
+  return session;
+}
+
+Result<std::optional<json>> Sessions::load(std::string_view project, std::string_view sid) const {
+  return find_by_key(store_, project, kSessions, sid);
+}
+
+Result<Session> Sessions::rotate(std::string_view project, std::string_view refresh_token,
+                                 int64_t now_ms) const {
+  const std::string sid = sid_of(refresh_token);
+  if (sid.empty() || refresh_token.size() > 200) return invalid();
+  auto loaded = load(project, sid);
+  if (!loaded) return loaded.status();
+  if (!*loaded) return invalid();
+  const json& session = **loaded;
+  if (session.value("ended", false)) return invalid();
+  const std::string presented = sha256_hex(refresh_token);
+  const std::string current = session.value("refresh_hash", "");
+  if (!constant_time_equal(presented, current)) {
+    const json previous = session.value("previous_hashes", json::array());
+    const bool reused = std::find(previous.begin(), previous.end(), presented) != previous.end();
+    if (reused) (void)end_reused(project, session, now_ms);
+    return invalid();
+  }
+  if (session.value("expires_ms", int64_t{0}) <= now_ms) {
+    return Status(code::kTokenExpired, "the refresh token has expired");
+  }
+  Session next{sid, session.value("user", ""), new_refresh_token(sid), session.value("aud", "")};
+  json previous = session.value("previous_hashes", json::array());
+  previous.insert(previous.begin(), current);
+  if (previous.size() > kMaxPreviousHashes)
+    previous.erase(previous.begin() + kMaxPreviousHashes, previous.end());
+  auto updated = update_where(store_, project, kSessions,
+                              {{"_key", sid}, {"refresh_hash", current}, {"ended", false}},
+                              set_fields({{"refresh_hash", sha256_hex(next.refresh_token)},
+                                          {"previous_hashes", previous},
+                                          {"refreshed_ms", now_ms},
+                                          {"expires_ms", now_ms + refresh_ttl_ms_}}));
+  if (!updated) return updated.status();
+  if (updated->documents.empty()) {
+    // Another refresh with the same token won the race: the token was used twice.
+    (void)end_reused(project, session, now_ms);
+    return invalid();
+  }
+  return next;
+}
+
+Status Sessions::end_reused(std::string_view project, const json& session, int64_t now_ms) const {
+  return end(project, session.value("_key", ""), "refresh token reused", now_ms);
+}
+
+Status Sessions::end(std::string_view project, std::string_view sid, std::string_view reason,
+                     int64_t now_ms) const {
+  remember(project, sid, {false, now_ms, ""});
+  auto updated =
+      update_where(store_, project, kSessions, {{"_key", sid}, {"ended", false}},
+                   set_fields({{"ended", true}, {"ended_ms", now_ms}, {"ended_reason", reason}}));
+  return updated ? Status::ok() : updated.status();
+}
+
+Status Sessions::end_all(std::string_view project, std::string_view user_key,
+                         std::string_view reason, int64_t now_ms) const {
+  forget_user(project, user_key);
+  auto updated =
+      update_where(store_, project, kSessions, {{"user", user_key}, {"ended", false}},
+                   set_fields({{"ended", true}, {"ended_ms", now_ms}, {"ended_reason", reason}}));
+  if (!updated) return updated.status();
+  for (const json& session : updated->documents) {
+    remember(project, session.value("_key", ""), {false, now_ms, std::string(user_key)});
+  }
+  return Status::ok();
+}
+
+Result<bool> Sessions::is_live(std::string_view project, std::string_view sid,
+                               int64_t now_ms) const {
+  const std::string key = cache_key(project, sid);
+  {
+    const std::lock_guard lock(mutex_);
+    const auto it = known_.find(key);
+    // An ended session stays ended: no need to ask again.
+    if (it != known_.end() && (!it->second.live || now_ms - it->second.checked_ms < recheck_ms_)) {
+      return it->second.live;
+    }
+  }
+  auto loaded = load(project, sid);
+  if (!loaded) return loaded.status();
+  const bool live = *loaded && session_live(**loaded, now_ms);
+  remember(project, sid, {live, now_ms, *loaded ? (**loaded).value("user", "") : ""});
+  return live;
+}
+
+void Sessions::remember(std::string_view project, std::string_view sid, Known known) const {
+  const std::lock_guard lock(mutex_);
+  if (known_.size() >= kMaxKnown) known_.clear();
+  known_[cache_key(project, sid)] = std::move(known);
+}
+
+void Sessions::forget_user(std::string_view project, std::string_view user_key) const {
+  // Until the store answers, no session of the user is trusted from memory.
+  const std::string prefix = std::string(project) + "\n";
+  const std::lock_guard lock(mutex_);
+  std::erase_if(known_, [&](const auto& entry) {
+    return entry.second.user_key == user_key && entry.first.starts_with(prefix);
+  });
+}
+
+}  // namespace opbase::auth

@@ -1,0 +1,81 @@
+// Sessions (DECISIONS 18, 34): what a sign-in starts and a sign-out ends. Each session is a
+// document of collection `sessions` (`_key` = the session id, the `sid` claim of its id tokens)
+// holding the SHA-256 of its current refresh token, never the token.
+//
+// Refresh tokens are "<sid>.<43 base64url characters>" (256 random bits). Every refresh
+// replaces the token by a conditional update on the old hash, so of two refreshes with one
+// token only one wins; the loser, and anyone presenting a token already replaced, ends the
+// whole session (reuse detection). The last kMaxPreviousHashes replaced hashes are kept to
+// recognise reuse; an older replaced token is simply invalid.
+//
+// is_live() answers whether id tokens of a session still work. It remembers the answer for
+// `recheck_ms`, and a session this daemon ends is dead at once here; other daemons sharing the
+// store see it end within their recheck time (0: they read the store on every check).
+// Thread-safety: every method may be called from any thread.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "opbase/document_store.hpp"
+#include "opbase/status.hpp"
+
+namespace opbase::auth {
+
+inline constexpr size_t kMaxPreviousHashes = 20;
+
+struct Session {
+  std::string sid;
+  std::string user_key;
+  std::string refresh_token;  // only when just made or rotated
+  std::string aud;
+};
+
+class Sessions {
+ public:
+  Sessions(const DocumentStore& store, int64_t refresh_ttl_s, int64_t recheck_ms)
+      : store_(store), refresh_ttl_ms_(refresh_ttl_s * 1000), recheck_ms_(recheck_ms) {}
+
+  Result<Session> start(std::string_view project, std::string_view user_key, std::string_view aud,
+                        int64_t now_ms) const;
+
+  // The session of `refresh_token` with a new refresh token. TOKEN_INVALID for an unknown,
+  // ended or replaced token (a replaced one also ends the session), TOKEN_EXPIRED past its life.
+  Result<Session> rotate(std::string_view project, std::string_view refresh_token,
+                         int64_t now_ms) const;
+
+  // The session id a refresh token names ("" when malformed).
+  static std::string sid_of(std::string_view refresh_token);
+
+  Status end(std::string_view project, std::string_view sid, std::string_view reason,
+             int64_t now_ms) const;
+  // Ends every live session of the user (a password change).
+  Status end_all(std::string_view project, std::string_view user_key, std::string_view reason,
+                 int64_t now_ms) const;
+
+  // Whether the session exists, has not ended and has not expired.
+  Result<bool> is_live(std::string_view project, std::string_view sid, int64_t now_ms) const;
+
+ private:
+  struct Known {
+    bool live = false;
+    int64_t checked_ms = 0;
+    std::string user_key;
+  };
+  Result<std::optional<nlohmann::json>> load(std::string_view project, std::string_view sid) const;
+  Status end_reused(std::string_view project, const nlohmann::json& session, int64_t now_ms) const;
+  void remember(std::string_view project, std::string_view sid, Known known) const;
+  void forget_user(std::string_view project, std::string_view user_key) const;
+
+  const DocumentStore& store_;
+  int64_t refresh_ttl_ms_;
+  int64_t recheck_ms_;
+  mutable std::mutex mutex_;                              // guards known_
+  mutable std::unordered_map<std::string, Known> known_;  // "<project>\n<sid>"
+};
+
+}  // namespace opbase::auth

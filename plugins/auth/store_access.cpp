@@ -1,0 +1,45 @@
+#include "store_access.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace opbase::auth {
+
+query::Match match_of(const nlohmann::json& fields) {
+  auto match = query::parse_match(fields, store::wire_parse_options());
+  if (!match) throw std::logic_error("auth: bad internal match: " + match.status().message());
+  return std::move(*match);
+}
+
+store::Change set_fields(nlohmann::json fields) {
+  store::Change change;
+  change.set = std::move(fields);
+  return change;
+}
+
+Result<std::optional<nlohmann::json>> find_by_key(const DocumentStore& store,
+                                                  std::string_view project,
+                                                  std::string_view collection,
+                                                  std::string_view key) {
+  store::FindRequest find;
+  find.collection = std::string(collection);
+  find.scope = store::Scope::everyone();
+  find.match = match_of({{"_key", key}});
+  find.limit = 1;
+  auto found = store.find(project, find);
+  if (!found) return found.status();
+  if (found->documents.empty()) return std::optional<nlohmann::json>();
+  return std::optional<nlohmann::json>(std::move(found->documents.front()));
+}
+
+Result<store::UpdateAnswer> update_where(const DocumentStore& store, std::string_view project,
+                                         std::string_view collection, const nlohmann::json& match,
+                                         store::Change change) {
+  store::UpdateRequest request;
+  request.collection = std::string(collection);
+  request.scope = store::Scope::everyone();
+  request.steps.push_back({match_of(match), std::move(change)});
+  return store.update(project, request);
+}
+
+}  // namespace opbase::auth

@@ -1,0 +1,129 @@
+// Issuing and checking id tokens (see tokens.hpp).
+#include "tokens.hpp"
+
+#include "jwt.hpp"
+#include "random_text.hpp"
+#include "users.hpp"
+
+namespace opbase::auth {
+namespace {
+
+using nlohmann::json;
+
+// Bounds the memory of verified tokens; past it the cache starts over.
+constexpr size_t kMaxRemembered = 100'000;
+
+Status invalid(std::string_view why) {
+  return {code::kTokenInvalid, "the id token is not valid: " + std::string(why)};
+}
+
+// RFC 7519 4.1.3: a string, or an array of strings holding the expected one.
+bool audience_matches(const json& aud, std::string_view expected) {
+  if (aud.is_string()) return aud.get_ref<const std::string&>() == expected;
+  if (!aud.is_array()) return false;
+  for (const json& entry : aud) {
+    if (entry.is_string() && entry.get_ref<const std::string&>() == expected) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Result<json> Tokens::token_set(std::string_view project, const json& user, const Session& session,
+                               int64_t now_ms) const {
+  auto ring = keys_.ring(project, now_ms);
+  if (!ring) return ring.status();
+  const int64_t iat = now_ms / 1000;
+  const int64_t exp = iat + ttl_s_;
+  const std::string user_key = user.value("_key", "");
+  const json claims = {{"sub", user_key},
+                       {"aud", session.aud},
+                       {"iat", iat},
+                       {"exp", exp},
+                       {"project_id", project},
+                       {"roles", user.value("roles", json::array({"user"}))},
+                       {"sid", session.sid},
+                       {"jti", random_base64url(16)}};
+  auto id_token = sign((*ring)->keys.front(), claims);
+  if (!id_token) return id_token.status();
+  return json{{"id_token", std::move(*id_token)},
+              {"refresh_token", session.refresh_token},
+              {"token_type", "bearer"},
+              {"token_info",
+               {{"ttl", ttl_s_},
+                {"exp", exp},
+                {"iat", iat},
+                {"aud", session.aud},
+                {"_userkey", user_key},
+                {"project_id", project}}},
+              {"user_profile", profile_of(user, session.aud)}};
+}
+
+Result<CheckedToken> Tokens::check(std::string_view project, std::string_view token,
+                                   std::optional<std::string_view> expected_aud, int64_t now_ms,
+                                   bool allow_expired) const {
+  std::string key = std::string(project) + "\n" + std::string(token);
+  std::optional<CheckedToken> checked = remembered(key, now_ms);
+  if (!checked) {
+    auto verified = verify_signature(project, token, now_ms, allow_expired);
+    if (!verified) return verified.status();
+    checked = std::move(*verified);
+    if (!checked->expired) remember(std::move(key), *checked);
+  }
+  if (expected_aud && !audience_matches(checked->claims["aud"], *expected_aud)) {
+    return invalid("wrong audience");
+  }
+  auto live = sessions_.is_live(project, checked->sid, now_ms);
+  if (!live) return live.status();
+  if (!*live) return invalid("the session has ended");
+  return std::move(*checked);
+}
+
+Result<CheckedToken> Tokens::verify_signature(std::string_view project, std::string_view token,
+                                              int64_t now_ms, bool allow_expired) const {
+  std::shared_ptr<const Ring> ring;
+  Status lookup_failure;
+  const KeyLookup find_key = [&](std::string_view kid) -> const SigningKey* {
+    auto found = keys_.ring_with(project, kid, now_ms);
+    if (!found) {
+      lookup_failure = found.status();
+      return nullptr;
+    }
+    ring = std::move(*found);
+    return ring->find(kid);
+  };
+  const int64_t now_s = now_ms / 1000;
+  auto claims = verify(token, find_key, now_s, std::nullopt);
+  bool expired = false;
+  if (!claims && claims.status().code() == code::kTokenExpired && allow_expired) {
+    // Genuine but past exp: verify again as of its last valid second to read the claims.
+    claims = verify(token, find_key, now_s, std::nullopt, /*leeway_s=*/INT64_MAX / 2);
+    expired = true;
+  }
+  if (!lookup_failure.is_ok()) return lookup_failure;
+  if (!claims) return claims.status();
+  if (claims->value("project_id", "") != project) return invalid("another project's token");
+  const json sid = claims->value("sid", json(nullptr));
+  const json sub = claims->value("sub", json(nullptr));
+  if (!sid.is_string() || !sub.is_string()) return invalid("no session or subject");
+  return CheckedToken{std::move(*claims), sid.get<std::string>(), sub.get<std::string>(), expired};
+}
+
+std::optional<CheckedToken> Tokens::remembered(const std::string& key, int64_t now_ms) const {
+  const std::lock_guard lock(mutex_);
+  const auto it = verified_.find(key);
+  if (it == verified_.end()) return std::nullopt;
+  if (now_ms / 1000 >= it->second.claims.value("exp", int64_t{0})) {
+    verified_.erase(it);  // expired since: verify again, which answers TOKEN_EXPIRED
+    return std::nullopt;
+  }
+  return it->second;
+}
+
+void Tokens::remember(std::string key, const CheckedToken& token) const {
+  const std::lock_guard lock(mutex_);
+  if (verified_.size() >= kMaxRemembered) verified_.clear();
+  verified_.emplace(std::move(key), token);
+}
+
+}  // namespace opbase::auth

@@ -1,0 +1,64 @@
+// Tokens: issuing the token set of a sign-in (spec 2.4, DECISIONS 17) and checking id tokens.
+//
+// An id token is a JWT signed with the project's newest key (key_ring.hpp) with the claims
+// sub (= _userkey), aud, iat, exp, project_id, roles, sid and jti. check() is what every
+// authenticated call goes through: the signature and times (jwt.hpp), the project, the
+// audience when one is expected, and the session (sessions.hpp), so a token of an ended session
+// is TOKEN_INVALID at once. Tokens that passed are remembered until they expire, so a repeated
+// token costs a hash lookup and the session check, not a signature verification.
+// Thread-safety: every method may be called from any thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "key_ring.hpp"
+#include "opbase/status.hpp"
+#include "sessions.hpp"
+
+namespace opbase::auth {
+
+struct CheckedToken {
+  nlohmann::json claims;
+  std::string sid;
+  std::string user_key;
+  bool expired = false;  // only with allow_expired
+};
+
+class Tokens {
+ public:
+  Tokens(const KeyRing& keys, const Sessions& sessions, int64_t id_token_ttl_s)
+      : keys_(keys), sessions_(sessions), ttl_s_(id_token_ttl_s) {}
+
+  // {"id_token","refresh_token","token_type":"bearer","token_info":{...},"user_profile":{...}}.
+  Result<nlohmann::json> token_set(std::string_view project, const nlohmann::json& user,
+                                   const Session& session, int64_t now_ms) const;
+
+  // TOKEN_INVALID / TOKEN_EXPIRED as DECISIONS 33-34 say. With allow_expired, a genuine token
+  // past its exp passes with `expired` set (refresh and sign-out accept those).
+  Result<CheckedToken> check(std::string_view project, std::string_view token,
+                             std::optional<std::string_view> expected_aud, int64_t now_ms,
+                             bool allow_expired = false) const;
+
+  int64_t ttl_s() const { return ttl_s_; }
+
+ private:
+  Result<CheckedToken> verify_signature(std::string_view project, std::string_view token,
+                                        int64_t now_ms, bool allow_expired) const;
+  std::optional<CheckedToken> remembered(const std::string& key, int64_t now_ms) const;
+  void remember(std::string key, const CheckedToken& token) const;
+
+  const KeyRing& keys_;
+  const Sessions& sessions_;
+  int64_t ttl_s_;
+  mutable std::mutex mutex_;                                        // guards verified_
+  mutable std::unordered_map<std::string, CheckedToken> verified_;  // "<project>\n<token>"
+};
+
+}  // namespace opbase::auth
