@@ -6,6 +6,7 @@
 #include <atomic>
 #include <string>
 
+#include "opbase/iso_time.hpp"
 #include "util/clock.hpp"
 
 namespace opbase::host::log {
@@ -60,7 +61,7 @@ bool enabled(Level level) {
 
 void write(Level level, std::string_view component, std::string_view message) {
   if (!enabled(level)) return;
-  std::string line = format_iso8601_ms(system_now_ms());
+  std::string line = iso_time(system_now_ms());
   line += ' ';
   line += name_of(level);
   line += " [";

@@ -140,9 +140,9 @@ Result<Reply> AuthService::update_account(const Request& request) const {
 }
 
 Result<Reply> AuthService::update_profile(const Request& request) const {
-  auto token = required_string(request.body, "id_token", kMaxFieldBytes * 4);
+  auto token = required_string(request.body, "id_token", kMaxIdTokenBytes);
   if (!token) return token.status();
-  auto refresh = required_string(request.body, "refresh_token", 256);
+  auto refresh = required_string(request.body, "refresh_token", kMaxRefreshTokenBytes);
   if (!refresh) return refresh.status();
   const auto data = request.body.find("data");
   if (data == request.body.end()) {
@@ -152,15 +152,10 @@ Result<Reply> AuthService::update_profile(const Request& request) const {
       *data, {"display_name", "name", "surname", "phone_number", "photo_url", "metadata"},
       /*strict=*/true);
   if (!fields) return fields.status();
-  std::optional<std::string> aud;
-  if (const auto a = request.body.find("aud"); a != request.body.end() && a->is_string()) {
-    aud = a->get<std::string>();
-  }
-  auto checked = tokens_.check(request.project_id, *token, aud, now_ms());
+  auto checked =
+      tokens_.check(request.project_id, *token, expected_audience(request.body), now_ms());
   if (!checked) return checked.status();
-  if (Sessions::sid_of(*refresh) != checked->sid) {
-    return Status(code::kTokenInvalid, "the refresh token belongs to another session");
-  }
+  if (Sessions::sid_of(*refresh) != checked->sid) return Sessions::other_session();
   auto session = sessions_.rotate(request.project_id, *refresh, now_ms());
   if (!session) return session.status();
   auto user = users_.set(request.project_id, checked->user_key, std::move(*fields), now_ms());

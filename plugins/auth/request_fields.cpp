@@ -34,6 +34,14 @@ Result<std::optional<std::string>> optional_string(const json& body, std::string
   return std::optional<std::string>(std::move(*value));
 }
 
+std::optional<std::string> expected_audience(const json& body) {
+  const auto aud = body.find("aud");
+  if (aud == body.end() || !aud->is_string() || aud->get_ref<const std::string&>().empty()) {
+    return std::nullopt;
+  }
+  return aud->get<std::string>();
+}
+
 Result<json> profile_fields(const json& source, std::initializer_list<std::string_view> allowed,
                             bool strict) {
   if (!source.is_object()) return bad("data", "must be an object");

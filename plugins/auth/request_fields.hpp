@@ -25,6 +25,13 @@ Result<std::optional<std::string>> optional_string(const nlohmann::json& body,
                                                    std::string_view field,
                                                    size_t max_bytes = kMaxFieldBytes);
 
+// An id token or refresh token parameter: a string of at most these many bytes.
+inline constexpr size_t kMaxIdTokenBytes = 8 * 1024;
+inline constexpr size_t kMaxRefreshTokenBytes = 256;
+
+// The body's `aud` when it is a non-empty string: the audience a token must carry.
+std::optional<std::string> expected_audience(const nlohmann::json& body);
+
 // The profile fields of `source` among `allowed` (display_name, name, surname, photo_url,
 // phone_number: strings; metadata: an object of at most kMaxMetadataBytes), checked. A field
 // not in `allowed` is VALIDATION_ERROR when `strict`, else ignored.

@@ -8,25 +8,12 @@ namespace opbase::auth {
 
 using nlohmann::json;
 
-namespace {
-
-Status session_mismatch() {
-  return {code::kTokenInvalid, "the refresh token belongs to another session"};
-}
-
-// The body's `aud` when given: the audience the token must carry.
-std::optional<std::string> expected_audience(const Request& request) {
-  const auto aud = request.body.find("aud");
-  if (aud == request.body.end() || !aud->is_string()) return std::nullopt;
-  return aud->get<std::string>();
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Result<Reply> AuthService::signout(const Request& request) const {
-  auto token = required_string(request.body, "id_token", kMaxFieldBytes * 4);
+  auto token = required_string(request.body, "id_token", kMaxIdTokenBytes);
   if (!token) return token.status();
-  const std::optional<std::string> aud = expected_audience(request);
+  const std::optional<std::string> aud = expected_audience(request.body);
   // An expired token still names its session: signing out with it is allowed.
   auto checked = tokens_.check(request.project_id, *token, aud, now_ms(), /*allow_expired=*/true);
   if (!checked) return checked.status();
@@ -36,15 +23,15 @@ Result<Reply> AuthService::signout(const Request& request) const {
 }
 
 Result<Reply> AuthService::refresh_token(const Request& request) const {
-  auto refresh = required_string(request.body, "refresh_token", 256);
+  auto refresh = required_string(request.body, "refresh_token", kMaxRefreshTokenBytes);
   if (!refresh) return refresh.status();
-  auto token = required_string(request.body, "id_token", kMaxFieldBytes * 4);
+  auto token = required_string(request.body, "id_token", kMaxIdTokenBytes);
   if (!token) return token.status();
   // The id token may have expired (that is why one refreshes); it must still be genuine.
   auto checked = tokens_.check(request.project_id, *token, std::nullopt, now_ms(),
                                /*allow_expired=*/true);
   if (!checked) return checked.status();
-  if (Sessions::sid_of(*refresh) != checked->sid) return session_mismatch();
+  if (Sessions::sid_of(*refresh) != checked->sid) return Sessions::other_session();
   auto session = sessions_.rotate(request.project_id, *refresh, now_ms());
   if (!session) return session.status();
   auto user = users_.by_key(request.project_id, session->user_key);
@@ -56,9 +43,10 @@ Result<Reply> AuthService::refresh_token(const Request& request) const {
 }
 
 Result<Reply> AuthService::verify_id_token(const Request& request) const {
-  auto token = required_string(request.body, "id_token", kMaxFieldBytes * 4);
+  auto token = required_string(request.body, "id_token", kMaxIdTokenBytes);
   if (!token) return token.status();
-  auto checked = tokens_.check(request.project_id, *token, expected_audience(request), now_ms());
+  auto checked =
+      tokens_.check(request.project_id, *token, expected_audience(request.body), now_ms());
   if (!checked) return checked.status();
   auto user = users_.by_key(request.project_id, checked->user_key);
   if (!user) return user.status();

@@ -44,6 +44,10 @@ std::string Sessions::sid_of(std::string_view refresh_token) {
   return std::string(refresh_token.substr(0, dot));
 }
 
+Status Sessions::other_session() {
+  return {code::kTokenInvalid, "the refresh token belongs to another session"};
+}
+
 Result<Session> Sessions::start(std::string_view project, std::string_view user_key,
                                 std::string_view aud, int64_t now_ms) const {
   Session session{random_hex_id(), std::string(user_key), "", std::string(aud)};
@@ -69,7 +73,7 @@ Result<std::optional<json>> Sessions::load(std::string_view project, std::string
 Result<Session> Sessions::rotate(std::string_view project, std::string_view refresh_token,
                                  int64_t now_ms) const {
   const std::string sid = sid_of(refresh_token);
-  if (sid.empty() || refresh_token.size() > 200) return invalid();
+  if (sid.empty()) return invalid();
   auto loaded = load(project, sid);
   if (!loaded) return loaded.status();
   if (!*loaded) return invalid();

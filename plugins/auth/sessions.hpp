@@ -50,6 +50,8 @@ class Sessions {
 
   // The session id a refresh token names ("" when malformed).
   static std::string sid_of(std::string_view refresh_token);
+  // TOKEN_INVALID for a refresh token presented with another session's id token.
+  static Status other_session();
 
   Status end(std::string_view project, std::string_view sid, std::string_view reason,
              int64_t now_ms) const;

@@ -19,8 +19,6 @@ using nlohmann::json;
 constexpr std::string_view kUsers = "users";
 constexpr std::string_view kClaims = "claims";
 
-std::string lower_ascii(std::string_view text) { return canonical_email(text); }
-
 json claim_document(const std::string& claim_key, std::string_view user_key, int64_t now_ms) {
   return {{"_key", claim_key},
           {"_userkey", nullptr},
@@ -59,7 +57,7 @@ std::string email_claim_key(std::string_view email) {
 }
 
 std::string username_claim_key(std::string_view username) {
-  return "username_" + sha256_hex(lower_ascii(username));
+  return "username_" + sha256_hex(canonical_email(username));
 }
 
 bool is_valid_username(std::string_view username) {
@@ -220,7 +218,7 @@ Result<json> Users::change_username(std::string_view project, const json& user,
   }
   auto changed =
       set(project, user_key,
-          {{"username", new_username}, {"username_lower", lower_ascii(new_username)}}, now_ms);
+          {{"username", new_username}, {"username_lower", canonical_email(new_username)}}, now_ms);
   if (!changed) return changed;
   if (!old_claim.empty() && new_claim != old_claim)
     (void)release_claim(project, old_claim, user_key);

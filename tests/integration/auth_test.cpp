@@ -304,6 +304,58 @@ TEST_F(AuthHttp, WrongPasswordAndUnknownEmailAnswerAlikeInTheSameTime) {
       << "fastest ms: known " << known << ", unknown " << missing;
 }
 
+TEST_F(AuthHttp, BadParametersAnswerValidationErrorsNamingTheField) {
+  const json tokens = new_user(fresh_email());
+  struct Case {
+    json body;
+    std::string field;
+  };
+  const std::vector<Case> cases = {
+      {{{"op", "auth.signin"}, {"grant_type", "magic"}, {"email", "a@b.co"}}, "grant_type"},
+      {{{"op", "auth.signin"}, {"email", "a@b.co"}, {"password", kPassword}}, "grant_type"},
+      {{{"op", "auth.signin"}, {"grant_type", "password"}, {"password", kPassword}}, "email"},
+      {{{"op", "auth.signin"}, {"grant_type", "password"}, {"email", "a@b.co"}}, "password"},
+      {{{"op", "auth.signin"}, {"grant_type", "otp"}, {"email", "a@b.co"}, {"otp", 123456}}, "otp"},
+      {{{"op", "auth.signout"}}, "id_token"},
+      {{{"op", "auth.refresh_token"}, {"id_token", tokens["id_token"]}}, "refresh_token"},
+      {{{"op", "auth.refresh_token"},
+        {"id_token", tokens["id_token"]},
+        {"refresh_token", std::string(300, 'r')}},
+       "refresh_token"},
+      {{{"op", "auth.update_profile"},
+        {"id_token", tokens["id_token"]},
+        {"refresh_token", tokens["refresh_token"]},
+        {"data", "x"}},
+       "data"},
+      {{{"op", "auth.update_account"},
+        {"email", "a@b.co"},
+        {"otp", "123456"},
+        {"intent", "change_password"}},
+       "new_password"},
+      {{{"op", "auth.update_account"},
+        {"email", "a@b.co"},
+        {"otp", "123456"},
+        {"intent", "signin"},
+        {"new_password", kPassword}},
+       "intent"},
+      {{{"op", "auth.update_account"},
+        {"email", "a@b.co"},
+        {"otp", "123456"},
+        {"intent", "change_username"},
+        {"new_username", "a b"}},
+       "new_username"},
+      {{{"op", "auth.send_otp"}, {"email", "a@b.co"}}, "intent"},
+  };
+  for (const Case& c : cases) {
+    Answer r = call(c.body);
+    EXPECT_EQ(r.status, 400) << c.body.dump() << " -> " << r.body.dump();
+    EXPECT_EQ(r.code(), "VALIDATION_ERROR") << c.body.dump();
+    EXPECT_EQ(r.body["error"]["details"]["field"], c.field) << c.body.dump();
+  }
+  // None of it harmed the session the tokens belong to.
+  EXPECT_EQ(insert_note(tokens["id_token"]).status, 200);
+}
+
 // ---- id tokens --------------------------------------------------------------------------
 
 TEST_F(AuthHttp, IdTokenSignsInToTheDatastore) {
