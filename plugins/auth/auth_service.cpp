@@ -72,12 +72,7 @@ void AuthService::bootstrap_admin(std::string_view project) const {
 }
 
 std::string AuthService::audience(const Request& request, std::string_view project) const {
-  const auto aud = request.body.find("aud");
-  if (aud != request.body.end() && aud->is_string() &&
-      !aud->get_ref<const std::string&>().empty()) {
-    return aud->get<std::string>();
-  }
-  return std::string(project);
+  return expected_audience(request.body).value_or(std::string(project));
 }
 
 void AuthService::publish(std::string_view type, std::string_view project,
