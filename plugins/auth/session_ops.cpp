@@ -27,9 +27,11 @@ Result<Reply> AuthService::refresh_token(const Request& request) const {
   if (!refresh) return refresh.status();
   auto token = required_string(request.body, "id_token", kMaxIdTokenBytes);
   if (!token) return token.status();
-  // The id token may have expired (that is why one refreshes); it must still be genuine.
-  auto checked = tokens_.check(request.project_id, *token, std::nullopt, now_ms(),
-                               /*allow_expired=*/true);
+  // The id token may have expired (that is why one refreshes); it must still be genuine. Its
+  // session is judged by the refresh token: ended or replaced is TOKEN_INVALID, past its life
+  // TOKEN_EXPIRED.
+  auto checked = tokens_.check_signature(request.project_id, *token, now_ms(),
+                                         /*allow_expired=*/true);
   if (!checked) return checked.status();
   if (Sessions::sid_of(*refresh) != checked->sid) return Sessions::other_session();
   auto session = sessions_.rotate(request.project_id, *refresh, now_ms());

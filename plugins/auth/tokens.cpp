@@ -59,24 +59,27 @@ Result<json> Tokens::token_set(std::string_view project, const json& user, const
               {"user_profile", profile_of(user, session.aud)}};
 }
 
+Result<CheckedToken> Tokens::check_signature(std::string_view project, std::string_view token,
+                                             int64_t now_ms, bool allow_expired) const {
+  std::string key = std::string(project) + "\n" + std::string(token);
+  if (std::optional<CheckedToken> known = remembered(key, now_ms)) return std::move(*known);
+  auto verified = verify_signature(project, token, now_ms, allow_expired);
+  if (verified && !verified->expired) remember(std::move(key), *verified);
+  return verified;
+}
+
 Result<CheckedToken> Tokens::check(std::string_view project, std::string_view token,
                                    std::optional<std::string_view> expected_aud, int64_t now_ms,
                                    bool allow_expired) const {
-  std::string key = std::string(project) + "\n" + std::string(token);
-  std::optional<CheckedToken> checked = remembered(key, now_ms);
-  if (!checked) {
-    auto verified = verify_signature(project, token, now_ms, allow_expired);
-    if (!verified) return verified.status();
-    checked = std::move(*verified);
-    if (!checked->expired) remember(std::move(key), *checked);
-  }
+  auto checked = check_signature(project, token, now_ms, allow_expired);
+  if (!checked) return checked;
   if (expected_aud && !audience_matches(checked->claims["aud"], *expected_aud)) {
     return invalid("wrong audience");
   }
   auto live = sessions_.is_live(project, checked->sid, now_ms);
   if (!live) return live.status();
   if (!*live) return invalid("the session has ended");
-  return std::move(*checked);
+  return checked;
 }
 
 Result<CheckedToken> Tokens::verify_signature(std::string_view project, std::string_view token,

@@ -46,6 +46,11 @@ class Tokens {
                              std::optional<std::string_view> expected_aud, int64_t now_ms,
                              bool allow_expired = false) const;
 
+  // The token's signature, times and project only, not its session: for auth.refresh_token,
+  // whose refresh token then says whether the session is live, ended or expired.
+  Result<CheckedToken> check_signature(std::string_view project, std::string_view token,
+                                       int64_t now_ms, bool allow_expired) const;
+
   int64_t ttl_s() const { return ttl_s_; }
 
  private:

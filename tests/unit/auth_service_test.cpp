@@ -1,0 +1,131 @@
+// The auth plugin's ops where time matters or the bus is watched: AuthService on a FakeHost
+// whose store.* runs on the memory driver, with the fake clock moved by the test (expired id
+// tokens, codes and refresh tokens), mails captured from the mail.send service, and the user
+// events read from the fake host's bus. The HTTP behaviour is tests/integration/auth_test.cpp.
+#include "auth_service.hpp"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "store_backed_host.hpp"
+
+namespace opbase::auth {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kProject = "p1";
+constexpr const char* kPassword = "Secret123";
+
+class AuthServiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    env_.fake().provide_service("mail.send",
+                                [this](std::string_view, const json& mail) -> Result<json> {
+                                  mails_.push_back(mail);
+                                  return json{{"sent", true}};
+                                });
+    auto config = AuthConfig::load(env_.host());
+    ASSERT_TRUE(config.is_ok()) << config.status().to_string();
+    service_ = std::make_unique<AuthService>(env_.host(), std::move(*config));
+  }
+
+  // Calls one op as the gateway would, anonymous.
+  Result<Reply> call(Result<Reply> (AuthService::*op)(const Request&) const, json body) {
+    const std::string raw = body.dump();
+    const json no_claims;
+    const Request request{"", "", raw, body, kProject, "", no_claims, "req-1", "127.0.0.1", ""};
+    return ((*service_).*op)(request);
+  }
+
+  json signed_up_and_in(const std::string& email) {
+    auto up = call(&AuthService::signup,
+                   {{"email", email}, {"password", kPassword}, {"display_name", "Ann"}});
+    EXPECT_TRUE(up.is_ok()) << up.status().to_string();
+    auto in = call(&AuthService::signin,
+                   {{"grant_type", "password"}, {"email", email}, {"password", kPassword}});
+    EXPECT_TRUE(in.is_ok()) << in.status().to_string();
+    return in.is_ok() ? in->data : json();
+  }
+
+  std::string last_code() {
+    std::smatch match;
+    const std::string text = mails_.empty() ? "" : mails_.back().value("text", "");
+    return std::regex_search(text, match, std::regex(R"(\b(\d{6})\b)")) ? match[1].str() : "";
+  }
+
+  test::StoreBackedHost env_{"auth"};
+  std::vector<json> mails_;
+  std::unique_ptr<AuthService> service_;
+};
+
+TEST_F(AuthServiceTest, AnIdTokenExpiresAfterItsTtlAndRefreshesAfterwards) {
+  const json tokens = signed_up_and_in("ann@example.com");
+  auto fresh = service_->verify_token(kProject, {{"token", tokens["id_token"]}});
+  ASSERT_TRUE(fresh.is_ok()) << fresh.status().to_string();
+  EXPECT_EQ((*fresh)["sub"], tokens["user_profile"]["_userkey"]);
+
+  env_.fake().advance_ms(3600 * 1000);
+  auto expired = service_->verify_token(kProject, {{"token", tokens["id_token"]}});
+  EXPECT_EQ(expired.status().code(), code::kTokenExpired);
+  EXPECT_EQ(call(&AuthService::verify_id_token, {{"id_token", tokens["id_token"]}}).status().code(),
+            code::kTokenExpired);
+
+  auto refreshed = call(&AuthService::refresh_token, {{"refresh_token", tokens["refresh_token"]},
+                                                      {"id_token", tokens["id_token"]}});
+  ASSERT_TRUE(refreshed.is_ok()) << refreshed.status().to_string();
+  EXPECT_TRUE(service_->verify_token(kProject, {{"token", refreshed->data["id_token"]}}).is_ok());
+}
+
+TEST_F(AuthServiceTest, ARefreshTokenExpiresThirtyDaysAfterItsLastUse) {
+  const json tokens = signed_up_and_in("ben@example.com");
+  env_.fake().advance_ms(int64_t{30} * 86'400 * 1000);
+  auto late = call(&AuthService::refresh_token,
+                   {{"refresh_token", tokens["refresh_token"]}, {"id_token", tokens["id_token"]}});
+  EXPECT_EQ(late.status().code(), code::kTokenExpired);
+}
+
+TEST_F(AuthServiceTest, ACodeExpiresAfterTenMinutes) {
+  signed_up_and_in("cat@example.com");
+  ASSERT_TRUE(
+      call(&AuthService::send_otp, {{"email", "cat@example.com"}, {"intent", "signin"}}).is_ok());
+  const std::string code = last_code();
+  ASSERT_EQ(code.size(), 6u);
+  env_.fake().advance_ms(10 * 60 * 1000);
+  auto late = call(&AuthService::signin,
+                   {{"grant_type", "otp"}, {"email", "cat@example.com"}, {"otp", code}});
+  EXPECT_EQ(late.status().code(), code::kOtpExpired);
+}
+
+TEST_F(AuthServiceTest, SignupSigninAndSignoutRaiseUserEvents) {
+  const json tokens = signed_up_and_in("dan@example.com");
+  ASSERT_TRUE(call(&AuthService::signout, {{"id_token", tokens["id_token"]}}).is_ok());
+  const json key = {{"_key", tokens["user_profile"]["_userkey"]}};
+  std::vector<std::string> types;
+  for (const auto& event : env_.fake().published()) {
+    types.push_back(event.type);
+    EXPECT_EQ(event.payload, key) << event.type;
+    EXPECT_EQ(event.project_id, kProject);
+  }
+  EXPECT_EQ(types, (std::vector<std::string>{"user.signedup", "user.signedin", "user.signedout"}));
+}
+
+TEST_F(AuthServiceTest, NewKeysSignAfterRotationAndTheRetiredKeyStaysPublished) {
+  const json tokens = signed_up_and_in("eve@example.com");
+  const auto kid_of = [](const std::string& token) {
+    return token.substr(0, token.find('.'));  // the header holds the kid
+  };
+  env_.fake().advance_ms(int64_t{91} * 86'400 * 1000);
+  auto again =
+      call(&AuthService::signin,
+           {{"grant_type", "password"}, {"email", "eve@example.com"}, {"password", kPassword}});
+  ASSERT_TRUE(again.is_ok()) << again.status().to_string();
+  EXPECT_NE(kid_of(again->data["id_token"]), kid_of(tokens["id_token"]));
+  auto jwks = service_->jwks(kProject, json::object());
+  ASSERT_TRUE(jwks.is_ok());
+  EXPECT_EQ((*jwks)["keys"].size(), 2u);  // the retired key is still published
+}
+
+}  // namespace
+}  // namespace opbase::auth
