@@ -49,11 +49,11 @@ bench.api_call = function(json_body)
   wrk.body = json_body  -- wrk adds Content-Length itself
 end
 
--- The same, signed in as `user` through a bearer token. Until the auth plugin exists the token is
--- one the test-only verifier (tests/plugins/fake_auth, plugin name "auth") accepts: "user-<id>".
+-- The same, signed in as `user` with a bearer token: a real id token of the auth plugin, which
+-- the scenario's setup hook made with `bench_api.py user <user>` (it writes state "token-<user>").
 bench.user_call = function(json_body, user)
   bench.api_call(json_body)
-  wrk.headers["Authorization"] = "Bearer user-" .. user
+  wrk.headers["Authorization"] = "Bearer " .. bench.state("token-" .. user)
 end
 
 -- A value a scenario's setup hook wrote to $BENCH_STATE_DIR/<name> (trailing newline dropped).
@@ -63,6 +63,19 @@ bench.state = function(name)
   local value = file:read("*a"):gsub("%s+$", "")
   file:close()
   return value
+end
+
+-- For the few scenarios whose requests depend on earlier answers (auth.refresh_token rotates the
+-- token it is given): next_request() returns each request's bytes (wrk.format), on_answer(status,
+-- body) sees each answer. response() then exists in the measured run too, which costs wrk CPU;
+-- such a scenario's header says so. Call it last, after wrk.headers are set.
+bench.chained = function(next_request, on_answer)
+  local check = response  -- the warm-up's answer check, when BENCH_VALIDATE=1
+  request = next_request
+  response = function(status, headers, body)
+    on_answer(status, body)
+    if check ~= nil then check(status, headers, body) end
+  end
 end
 
 -- setup() runs once per wrk thread in the main Lua state: keep the threads so done() can read the

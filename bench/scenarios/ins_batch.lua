@@ -2,7 +2,7 @@
 -- measures: collection.insert of a batch of 100 small documents in one request (one transaction);
 --           ops/s counts requests, so documents/s is 100 times it.
 -- plugins: collection, auth
--- setup: none
+-- setup: ins_batch.setup.sh signs user u2 up and in
 dofile(assert(os.getenv("BENCH_LIB"), "BENCH_LIB is not set: run scenarios through bench/run.sh"))
 
 local docs = {}

@@ -12,8 +12,8 @@ using nlohmann::json;
 namespace {
 
 bool is_admin(const Request& request) {
-  if (!request.user_claims.is_object()) return false;
-  const json roles = request.user_claims.value("roles", json::array());
+  if (!request.user_claims().is_object()) return false;
+  const json roles = request.user_claims().value("roles", json::array());
   return roles.is_array() && std::find(roles.begin(), roles.end(), "admin") != roles.end();
 }
 

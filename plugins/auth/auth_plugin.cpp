@@ -55,8 +55,10 @@ class AuthPlugin final : public opbase::Plugin {
 
   void register_services(opbase::Registrar& r) {
     using Service = Result<json> (AuthService::*)(std::string_view, const json&) const;
+    r.text_service("auth.verify_token", [this](std::string_view project, std::string_view input) {
+      return service_->verify_token(project, input);
+    });
     const std::pair<const char*, Service> services[] = {
-        {"auth.verify_token", &AuthService::verify_token},
         {"auth.jwks", &AuthService::jwks},
         {"auth.admin_create", &AuthService::admin_create},
         {"auth.consume_nonce", &AuthService::consume_nonce},

@@ -119,15 +119,11 @@ Result<Reply> AuthService::nonce(const Request& request) const {
   return Reply({{"nonce", *nonce}});
 }
 
-Result<json> AuthService::verify_token(std::string_view project, const json& input) const {
-  const auto token = input.find("token");
-  if (token == input.end() || !token->is_string()) {
-    return Status(code::kTokenInvalid, "no token given");
-  }
-  auto checked =
-      tokens_.check(project, token->get_ref<const std::string&>(), std::nullopt, now_ms());
-  if (!checked) return checked.status();
-  return std::move(checked->claims);
+Result<std::string> AuthService::verify_token(std::string_view project,
+                                              std::string_view input) const {
+  auto token = verifier_input_token(input);
+  if (!token) return token.status();
+  return tokens_.claims_text(project, *token, now_ms());
 }
 
 Result<json> AuthService::jwks(std::string_view project, const json& /*input*/) const {

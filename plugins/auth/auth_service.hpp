@@ -50,8 +50,9 @@ class AuthService {
   Result<Reply> settings(const Request& request) const;
   Result<Reply> nonce(const Request& request) const;
 
-  // Services. auth.verify_token {"token"} → the token's claims (the gateway's token check).
-  Result<nlohmann::json> verify_token(std::string_view project, const nlohmann::json& input) const;
+  // Services. auth.verify_token {"token"} → the token's claims (the gateway's token check, on
+  // every signed-in request: JSON text in and out, see text_service in the SDK).
+  Result<std::string> verify_token(std::string_view project, std::string_view input) const;
   // auth.jwks {} → {"keys":[...]}.
   Result<nlohmann::json> jwks(std::string_view project, const nlohmann::json& input) const;
   // auth.admin_create {"email","password","display_name"} → the new admin's profile.

@@ -6,11 +6,14 @@
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <semaphore>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -85,6 +88,24 @@ std::optional<Phc> parse_phc(std::string_view encoded) {
 constexpr size_t base64_length(size_t n) { return (n * 4 + 2) / 3; }
 
 }  // namespace
+// Each argon2 run holds m_cost KiB (19 MiB by default) until it ends. More runs at once than
+// there are cores finish none sooner, and 64 concurrent sign-ins would hold 1.2 GiB: so runs
+// beyond the core count wait for a slot, and memory stays at cores x m_cost.
+class HashSlot {
+ public:
+  HashSlot() { slots().acquire(); }
+  ~HashSlot() { slots().release(); }
+  HashSlot(const HashSlot&) = delete;
+  HashSlot& operator=(const HashSlot&) = delete;
+
+ private:
+  static constexpr std::ptrdiff_t kMostSlots = 256;
+  static std::counting_semaphore<kMostSlots>& slots() {
+    static std::counting_semaphore<kMostSlots> semaphore(
+        std::clamp<std::ptrdiff_t>(std::thread::hardware_concurrency(), 1, kMostSlots));
+    return semaphore;
+  }
+};
 
 // ---- hashing
 
@@ -96,6 +117,7 @@ Result<std::string> hash_password(std::string_view password, const Argon2Params&
   std::string encoded(argon2_encodedlen(params.t_cost, params.m_cost_kib, params.parallelism,
                                         kSaltBytes, kHashBytes, Argon2_id),
                       '\0');
+  const HashSlot slot;
   const int rc = argon2id_hash_encoded(params.t_cost, params.m_cost_kib, params.parallelism,
                                        password.data(), password.size(), salt, kSaltBytes,
                                        kHashBytes, encoded.data(), encoded.size());
@@ -112,6 +134,7 @@ bool verify_password(std::string_view password, std::string_view encoded) {
   const std::optional<Phc> phc = parse_phc(encoded);
   if (!phc || phc->type != "argon2id" || !params_in_range(phc->params)) return false;
   const std::string terminated(encoded);
+  const HashSlot slot;
   return argon2id_verify(terminated.c_str(), password.data(), password.size()) == ARGON2_OK;
 }
 

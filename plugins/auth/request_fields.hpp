@@ -29,6 +29,11 @@ Result<std::optional<std::string>> optional_string(const nlohmann::json& body,
 inline constexpr size_t kMaxIdTokenBytes = 8 * 1024;
 inline constexpr size_t kMaxRefreshTokenBytes = 256;
 
+// The token of the token verifier's input {"token": "..."} (JSON text). The gateway's compact
+// form is read without a JSON parser, since it comes with every signed-in request; any other
+// spelling is parsed. No token there is TOKEN_INVALID, as for a token that does not verify.
+Result<std::string> verifier_input_token(std::string_view input_json);
+
 // The body's `aud` when it is a non-empty string: the audience a token must carry.
 std::optional<std::string> expected_audience(const nlohmann::json& body);
 

@@ -61,22 +61,46 @@ Result<json> Tokens::token_set(std::string_view project, const json& user, const
 
 Result<CheckedToken> Tokens::check_signature(std::string_view project, std::string_view token,
                                              int64_t now_ms, bool allow_expired) const {
-  std::string key = std::string(project) + "\n" + std::string(token);
-  if (std::optional<CheckedToken> known = remembered(key, now_ms)) return std::move(*known);
-  auto verified = verify_signature(project, token, now_ms, allow_expired);
-  if (verified && !verified->expired) remember(std::move(key), *verified);
-  return verified;
+  auto checked = signature_checked(project, token, now_ms, allow_expired);
+  if (!checked) return checked.status();
+  return **checked;
 }
 
 Result<CheckedToken> Tokens::check(std::string_view project, std::string_view token,
                                    std::optional<std::string_view> expected_aud, int64_t now_ms,
                                    bool allow_expired) const {
-  auto checked = check_signature(project, token, now_ms, allow_expired);
+  auto checked = session_checked(project, token, expected_aud, now_ms, allow_expired);
+  if (!checked) return checked.status();
+  return **checked;
+}
+
+Result<std::string> Tokens::claims_text(std::string_view project, std::string_view token,
+                                        int64_t now_ms) const {
+  auto checked = session_checked(project, token, std::nullopt, now_ms, /*allow_expired=*/false);
+  if (!checked) return checked.status();
+  return (*checked)->claims_text;
+}
+
+Result<Tokens::Shared> Tokens::signature_checked(std::string_view project, std::string_view token,
+                                                 int64_t now_ms, bool allow_expired) const {
+  if (Shared known = remembered(project, token, now_ms)) return known;
+  auto verified = verify_signature(project, token, now_ms, allow_expired);
+  if (!verified) return verified.status();
+  verified->claims_text = verified->claims.dump();
+  auto checked = std::make_shared<const CheckedToken>(std::move(*verified));
+  if (!checked->expired) remember(project, token, checked);
+  return checked;
+}
+
+Result<Tokens::Shared> Tokens::session_checked(std::string_view project, std::string_view token,
+                                               std::optional<std::string_view> expected_aud,
+                                               int64_t now_ms, bool allow_expired) const {
+  auto checked = signature_checked(project, token, now_ms, allow_expired);
   if (!checked) return checked;
-  if (expected_aud && !audience_matches(checked->claims["aud"], *expected_aud)) {
+  if (expected_aud && !audience_matches((*checked)->claims.value("aud", json()), *expected_aud)) {
     return invalid("wrong audience");
   }
-  auto live = sessions_.is_live(project, checked->sid, now_ms);
+  auto live = sessions_.is_live(project, (*checked)->sid, now_ms);
   if (!live) return live.status();
   if (!*live) return invalid("the session has ended");
   return checked;
@@ -109,24 +133,26 @@ Result<CheckedToken> Tokens::verify_signature(std::string_view project, std::str
   const json sid = claims->value("sid", json(nullptr));
   const json sub = claims->value("sub", json(nullptr));
   if (!sid.is_string() || !sub.is_string()) return invalid("no session or subject");
-  return CheckedToken{std::move(*claims), sid.get<std::string>(), sub.get<std::string>(), expired};
+  return CheckedToken{std::move(*claims), "", sid.get<std::string>(), sub.get<std::string>(),
+                      expired};
 }
 
-std::optional<CheckedToken> Tokens::remembered(const std::string& key, int64_t now_ms) const {
-  const std::lock_guard lock(mutex_);
-  const auto it = verified_.find(key);
-  if (it == verified_.end()) return std::nullopt;
-  if (now_ms / 1000 >= it->second.claims.value("exp", int64_t{0})) {
-    verified_.erase(it);  // expired since: verify again, which answers TOKEN_EXPIRED
-    return std::nullopt;
-  }
-  return it->second;
+Tokens::Shared Tokens::remembered(std::string_view project, std::string_view token,
+                                  int64_t now_ms) const {
+  const std::shared_lock lock(mutex_);
+  const auto it = verified_.find(token);
+  if (it == verified_.end() || it->second.project != project) return nullptr;
+  // Expired since it was remembered: verify again, which answers TOKEN_EXPIRED.
+  if (now_ms / 1000 >= it->second.exp_s) return nullptr;
+  return it->second.token;
 }
 
-void Tokens::remember(std::string key, const CheckedToken& token) const {
-  const std::lock_guard lock(mutex_);
+void Tokens::remember(std::string_view project, std::string_view token, Shared checked) const {
+  const int64_t exp_s = checked->claims.value("exp", int64_t{0});
+  const std::unique_lock lock(mutex_);
   if (verified_.size() >= kMaxRemembered) verified_.clear();
-  verified_.emplace(std::move(key), token);
+  verified_.insert_or_assign(std::string(token),
+                             Remembered{std::string(project), exp_s, std::move(checked)});
 }
 
 }  // namespace opbase::auth

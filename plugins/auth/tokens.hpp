@@ -11,9 +11,9 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -26,6 +26,7 @@ namespace opbase::auth {
 
 struct CheckedToken {
   nlohmann::json claims;
+  std::string claims_text;  // the same claims printed, for the gateway's token check
   std::string sid;
   std::string user_key;
   bool expired = false;  // only with allow_expired
@@ -51,19 +52,41 @@ class Tokens {
   Result<CheckedToken> check_signature(std::string_view project, std::string_view token,
                                        int64_t now_ms, bool allow_expired) const;
 
+  // check() for the gateway, on every signed-in request: the claims as JSON text, shared with
+  // the cache rather than copied and printed again.
+  Result<std::string> claims_text(std::string_view project, std::string_view token,
+                                  int64_t now_ms) const;
+
   int64_t ttl_s() const { return ttl_s_; }
 
  private:
+  using Shared = std::shared_ptr<const CheckedToken>;
+  struct Remembered {
+    std::string project;  // a token is only good in the project whose key signed it
+    int64_t exp_s;
+    Shared token;
+  };
+  // Looks tokens up by a string_view without building a string.
+  struct TextHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view text) const { return std::hash<std::string_view>{}(text); }
+  };
+
+  Result<Shared> signature_checked(std::string_view project, std::string_view token, int64_t now_ms,
+                                   bool allow_expired) const;
+  Result<Shared> session_checked(std::string_view project, std::string_view token,
+                                 std::optional<std::string_view> expected_aud, int64_t now_ms,
+                                 bool allow_expired) const;
   Result<CheckedToken> verify_signature(std::string_view project, std::string_view token,
                                         int64_t now_ms, bool allow_expired) const;
-  std::optional<CheckedToken> remembered(const std::string& key, int64_t now_ms) const;
-  void remember(std::string key, const CheckedToken& token) const;
+  Shared remembered(std::string_view project, std::string_view token, int64_t now_ms) const;
+  void remember(std::string_view project, std::string_view token, Shared checked) const;
 
   const KeyRing& keys_;
   const Sessions& sessions_;
   int64_t ttl_s_;
-  mutable std::mutex mutex_;                                        // guards verified_
-  mutable std::unordered_map<std::string, CheckedToken> verified_;  // "<project>\n<token>"
+  mutable std::shared_mutex mutex_;  // guards verified_; lookups share it
+  mutable std::unordered_map<std::string, Remembered, TextHash, std::equal_to<>> verified_;
 };
 
 }  // namespace opbase::auth

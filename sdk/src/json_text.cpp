@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 namespace opbase::json_text {
@@ -372,15 +373,17 @@ class Nesting {
   std::size_t depth_ = 0;
 };
 
-// An object member's key and colon, c.p at the key; leaves c.p at the value.
-bool scan_key(Cursor& c) {
-  if (!c.at('"') || !scan_string(c)) return false;
+// The colon after a key and the blanks around it; leaves c.p at the value.
+bool scan_colon(Cursor& c) {
   skip_blanks(c);
   if (!c.at(':')) return false;
   ++c.p;
   skip_blanks(c);
   return true;
 }
+
+// An object member's key and colon, c.p at the key; leaves c.p at the value.
+bool scan_key(Cursor& c) { return c.at('"') && scan_string(c) && scan_colon(c); }
 
 // Starts a value, c.p at its first byte. A scalar or empty container is then `complete`; an
 // opened container leaves c.p at its first value (after the key, in an object).
@@ -402,15 +405,13 @@ bool begin_value(Cursor& c, Nesting& nesting, bool& complete) {
 
 enum class After { kFail, kValue, kDone };
 
-// What follows a complete value: closing brackets, then either the end of the text (kDone) or a
-// ',' (and, in an object, the next key) with c.p at the next value (kValue).
+// What follows a complete value: closing brackets, then either nothing left open (kDone, c.p
+// right after the last bracket, so the caller knows where the value ends) or a ',' (and, in an
+// object, the next key) with c.p at the next value (kValue).
 After end_value(Cursor& c, Nesting& nesting) {
   for (;;) {
+    if (nesting.empty()) return After::kDone;
     skip_blanks(c);
-    // nlohmann reads a NUL where a token starts as the end of the input, so it accepts
-    // "{}\0junk". Not here: the host copies a valid text into its answers as it is, and the
-    // bytes after the NUL would go out with it.
-    if (nesting.empty()) return c.p == c.end ? After::kDone : After::kFail;
     if (c.p == c.end) return After::kFail;
     const Byte b = *c.p++;
     if (b == ',') {
@@ -422,9 +423,9 @@ After end_value(Cursor& c, Nesting& nesting) {
   }
 }
 
-bool scan_document(Cursor& c) {
-  Nesting nesting;
-  skip_blanks(c);
+// One complete value, c.p at its first byte; leaves c.p right after it and `nesting` as it found
+// it, empty.
+bool scan_value(Cursor& c, Nesting& nesting) {
   for (;;) {
     bool complete = false;
     if (!begin_value(c, nesting, complete)) return false;
@@ -434,12 +435,139 @@ bool scan_document(Cursor& c) {
   }
 }
 
+// Blanks, then the end of the text. nlohmann reads a NUL where a token starts as the end of the
+// input, so it accepts "{}\0junk". Not here: the host copies a valid text into its answers as it
+// is, and the bytes after the NUL would go out with it.
+bool at_end(Cursor& c) {
+  skip_blanks(c);
+  return c.p == c.end;
+}
+
+bool scan_document(Cursor& c) {
+  Nesting nesting;
+  skip_blanks(c);
+  return scan_value(c, nesting) && at_end(c);
+}
+
 // nlohmann skips a BOM at the very start only, and refuses a text starting with a broken one.
 bool skip_bom(Cursor& c) {
   if (!c.at(0xEF)) return true;
   if (c.left() < 3 || c.p[1] != 0xBB || c.p[2] != 0xBF) return false;
   c.p += 3;
   return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Top-level members.
+
+// The UTF-8 of code point `code` (at most U+10FFFF) into `out`; returns its length.
+int encode_utf8(std::uint32_t code, Byte* out) {
+  static constexpr Byte kLeads[] = {0, 0, 0xC0, 0xE0, 0xF0};
+  const int length = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  for (int i = length - 1; i > 0; --i, code >>= 6) out[i] = static_cast<Byte>(0x80 | (code & 0x3F));
+  out[0] = static_cast<Byte>(kLeads[length] | code);
+  return length;
+}
+
+// The code point of a \u escape, c.p after its "\u". The key was validated: the digits are
+// there and a high surrogate is followed by "\u" and a low one.
+std::uint32_t decode_unicode_escape(Cursor& c) {
+  int unit = 0;
+  read_hex4(c, unit);
+  if (!is_high_surrogate(unit)) return static_cast<std::uint32_t>(unit);
+  int low = 0;
+  c.p += 2;
+  read_hex4(c, low);
+  return 0x10000 + ((static_cast<std::uint32_t>(unit) - 0xD800) << 10) +
+         (static_cast<std::uint32_t>(low) - 0xDC00);
+}
+
+// What the one-letter escapes stand for: \b \f \n \r \t, and '"', '\\' and '/' themselves.
+constexpr std::array<Byte, 256> kSimpleEscapes = [] {
+  std::array<Byte, 256> bytes{};
+  for (int b = 0; b < 256; ++b) bytes[b] = static_cast<Byte>(b);
+  bytes['b'] = '\b';
+  bytes['f'] = '\f';
+  bytes['n'] = '\n';
+  bytes['r'] = '\r';
+  bytes['t'] = '\t';
+  return bytes;
+}();
+
+// The bytes a valid escape stands for (c.p at its backslash) into `out`; returns how many.
+int decode_escape(Cursor& c, Byte* out) {
+  const Byte escaped = c.p[1];
+  c.p += 2;
+  if (escaped == 'u') return encode_utf8(decode_unicode_escape(c), out);
+  out[0] = kSimpleEscapes[escaped];
+  return 1;
+}
+
+// Whether the valid key content [c.p, c.end), decoded as nlohmann decodes it, is `name`: byte by
+// byte, so nothing is allocated.
+bool decoded_key_is(Cursor c, std::string_view name) {
+  std::size_t matched = 0;
+  while (c.p != c.end) {
+    Byte bytes[4];
+    std::size_t count = 1;
+    if (*c.p == '\\') {
+      count = static_cast<std::size_t>(decode_escape(c, bytes));
+    } else {
+      bytes[0] = *c.p++;
+    }
+    if (name.size() - matched < count || std::memcmp(name.data() + matched, bytes, count) != 0) {
+      return false;
+    }
+    matched += count;
+  }
+  return matched == name.size();
+}
+
+std::string_view as_view(const Byte* begin, const Byte* end) {
+  return {reinterpret_cast<const char*>(begin), static_cast<std::size_t>(end - begin)};
+}
+
+// Whether a valid key's content (between its quotes) is `name`. Keys seldom hold an escape: then
+// the raw bytes are the decoded ones.
+bool key_is(const Byte* begin, const Byte* end, std::string_view name) {
+  const std::string_view raw = as_view(begin, end);
+  if (raw.find('\\') == std::string_view::npos) return raw == name;
+  return decoded_key_is(Cursor{begin, end}, name);
+}
+
+// One member of the top-level object, c.p at its key; leaves c.p right after its value and
+// `found` at that value if the key is `name` (a later duplicate overwrites it, as in nlohmann).
+bool scan_member(Cursor& c, Nesting& nesting, std::string_view name,
+                 std::optional<std::string_view>& found) {
+  const Byte* key = c.p;
+  if (!c.at('"') || !scan_string(c)) return false;
+  const bool wanted = key_is(key + 1, c.p - 1, name);
+  if (!scan_colon(c)) return false;
+  const Byte* value = c.p;
+  if (!scan_value(c, nesting)) return false;
+  if (wanted) found = as_view(value, c.p);
+  return true;
+}
+
+// The top-level object, c.p at its '{'; leaves c.p after its '}'. The object itself is not on
+// `nesting`, so each member's value starts and ends with it empty, which tells where it ends.
+bool scan_members(Cursor& c, std::string_view name, std::optional<std::string_view>& found) {
+  Nesting nesting;
+  ++c.p;
+  skip_blanks(c);
+  if (c.at('}')) {
+    ++c.p;
+    return true;
+  }
+  for (;;) {
+    if (!scan_member(c, nesting, name, found)) return false;
+    skip_blanks(c);
+    if (c.p == c.end) return false;
+    const Byte b = *c.p++;
+    if (b == '}') return true;
+    if (b != ',') return false;
+    skip_blanks(c);
+  }
 }
 
 }  // namespace
@@ -453,6 +581,18 @@ bool is_valid(std::string_view text) noexcept {
 bool is_object(std::string_view text) noexcept {
   const std::size_t first = text.find_first_not_of(" \t\n\r");
   return first != std::string_view::npos && text[first] == '{' && is_valid(text);
+}
+
+std::optional<std::string_view> top_level_member(std::string_view text,
+                                                 std::string_view name) noexcept {
+  const Byte* begin = reinterpret_cast<const Byte*>(text.data());
+  Cursor c{begin, begin + text.size()};
+  if (!skip_bom(c)) return std::nullopt;
+  skip_blanks(c);
+  if (!c.at('{')) return std::nullopt;
+  std::optional<std::string_view> found;
+  if (!scan_members(c, name, found) || !at_end(c)) return std::nullopt;
+  return found;
 }
 
 }  // namespace opbase::json_text

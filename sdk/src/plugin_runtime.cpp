@@ -26,7 +26,8 @@ struct PluginRuntime {
   };
   struct BoundService {
     PluginRuntime* runtime;
-    ServiceHandler fn;
+    ServiceHandler fn;  // one of the two is set
+    TextServiceHandler text_fn;
   };
   struct BoundSubscription {
     PluginRuntime* runtime;
@@ -62,15 +63,13 @@ opbase_rc call_op(void* state, const opbase_request* req, opbase_response* respo
   const std::string_view op = view(req->op);
   try {
     const nlohmann::json body = nlohmann::json::parse(view(req->body));
-    const nlohmann::json claims =
-        req->user_claims.len ? nlohmann::json::parse(view(req->user_claims)) : nlohmann::json();
     const Request request{op,
                           view(req->called_as),
                           view(req->body),
                           body,
                           view(req->project_id),
                           view(req->user_id),
-                          claims,
+                          view(req->user_claims),
                           view(req->request_id),
                           view(req->client_address),
                           view(req->bearer_token)};
@@ -110,6 +109,15 @@ opbase_rc call_service(void* state, opbase_str project_id, opbase_str input,
   auto* bound = static_cast<PluginRuntime::BoundService*>(state);
   const Host& host = *bound->runtime->host;
   try {
+    if (bound->text_fn) {
+      Result<std::string> text = bound->text_fn(view(project_id), view(input));
+      if (!text) {
+        write_error(host.api(), response, text.status());
+        return OPBASE_RC_ERROR;
+      }
+      host.api().respond(response, OPBASE_PART_DATA, str(*text));
+      return OPBASE_RC_OK;
+    }
     const nlohmann::json parsed = nlohmann::json::parse(view(input));
     Result<nlohmann::json> result = bound->fn(view(project_id), parsed);
     if (!result) {
@@ -193,8 +201,16 @@ Status Registrar::op(std::string_view name, Access access, OpHandler handler) {
 }
 
 Status Registrar::service(std::string_view name, ServiceHandler handler) {
-  auto& bound =
-      runtime_->services.emplace_back(PluginRuntime::BoundService{runtime_, std::move(handler)});
+  return provide(name, std::move(handler), nullptr);
+}
+
+Status Registrar::text_service(std::string_view name, TextServiceHandler handler) {
+  return provide(name, nullptr, std::move(handler));
+}
+
+Status Registrar::provide(std::string_view name, ServiceHandler fn, TextServiceHandler text_fn) {
+  auto& bound = runtime_->services.emplace_back(
+      PluginRuntime::BoundService{runtime_, std::move(fn), std::move(text_fn)});
   const Host& host = *runtime_->host;
   if (host.api().provide_service(host.plugin(), str(name), &call_service, &bound) != OPBASE_RC_OK) {
     return keep(Status::internal("service " + std::string(name) + " was refused by the host"));

@@ -1,21 +1,53 @@
 // Differential fuzzing of the JSON validator (opbase/json_text.hpp): for any bytes, is_valid must
 // say what nlohmann::json::accept says (a text holding a NUL byte refused: the one deliberate
-// difference), and is_object what that plus "starts with '{'" says.
+// difference), and is_object what that plus "starts with '{'" says. top_level_member must give,
+// for a few names, the raw text of the value nlohmann::json::parse finds under that name in an
+// object (nothing when there is none): checked by parsing that text again.
 // A disagreement traps; add the input to tests/unit/json_text_test.cpp's table once fixed.
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "opbase/json_text.hpp"
 
+namespace {
+
+bool is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
+
+// `doc` is nlohmann's parse of `text` when it accepted it, else null.
+void check_member(std::string_view text, const nlohmann::json& doc, const std::string& name) {
+  const std::optional<std::string_view> value = opbase::json_text::top_level_member(text, name);
+  const bool expected = doc.is_object() && doc.contains(name);
+  if (value.has_value() != expected) __builtin_trap();
+  if (!value) return;
+  if (value->empty() || value->data() < text.data() || value->end() > text.end() ||
+      is_blank(value->front()) || is_blank(value->back())) {
+    __builtin_trap();
+  }
+  if (nlohmann::json::parse(*value) != doc[name]) __builtin_trap();
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  const bool accepted =
-      nlohmann::json::accept(text) && text.find('\0') == std::string_view::npos;
+  const bool accepted = nlohmann::json::accept(text) && text.find('\0') == std::string_view::npos;
   if (opbase::json_text::is_valid(text) != accepted) __builtin_trap();
   const std::size_t first = text.find_first_not_of(" \t\n\r");
   const bool object = accepted && first != std::string_view::npos && text[first] == '{';
   if (opbase::json_text::is_object(text) != object) __builtin_trap();
+
+  const nlohmann::json doc = accepted ? nlohmann::json::parse(text) : nlohmann::json();
+  for (const char* name : {"sub", "a", ""}) check_member(text, doc, name);
+  // A name the text does hold, so that matches are common. nlohmann's objects are sorted, so
+  // begin() is the smallest key, not the first in the text; both are worth checking.
+  if (doc.is_object() && !doc.empty()) {
+    check_member(text, doc, doc.begin().key());
+    check_member(text, doc, std::prev(doc.end()).key());
+  }
   return 0;
 }

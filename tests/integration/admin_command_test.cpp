@@ -1,15 +1,19 @@
 // admin_command_test: `opbase admin create` (DECISIONS 23) run as a user runs it, through the
 // one helper that starts the binary (DaemonProcess::spawn, with the sub-command after the
-// helper's --config and --set options). The fake auth plugin provides "auth.admin_create"
-// (tests/plugins/fake_auth): it answers {"_userkey": "u-admin", "email": <email>}, refuses
-// "taken@example.com", and logs the email and display name it was given.
+// helper's --config and --set options). The command's own behaviour (options, environment,
+// exit codes, what it prints) is tested against the fake auth plugin, which provides
+// "auth.admin_create" (tests/plugins/fake_auth): it answers {"_userkey": "u-admin", "email":
+// <email>}, refuses "taken@example.com", and logs the email and display name it was given. The
+// last test runs it with the real auth plugin, whose admin then signs in over HTTP.
 // Thread-safety: each test runs on the one gtest thread.
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <string>
 #include <vector>
 
 #include "daemon_process.hpp"
+#include "temp_dir.hpp"
 
 namespace opbase::test {
 namespace {
@@ -143,6 +147,42 @@ TEST(AdminCreate, ServerOnlyRunsWithoutTheAdminOptions) {
   auto process = DaemonProcess::spawn(options);
   EXPECT_EQ(process->wait_exit(20s), 64) << process->log();
   EXPECT_TRUE(contains(process->log(), "belong to 'admin create'")) << process->log();
+}
+
+TEST(AdminCreate, TheRealAuthPluginsAdminSignsInWithTheAdminRole) {
+  const TempDir storage;
+  ASSERT_FALSE(storage.path().empty());
+  DaemonOptions options;
+  options.plugins = {"auth"};
+  options.config["storage.path"] = storage.path();
+  const std::vector<std::string> args = {"--project",        "test",       "--email",
+                                         "root@example.com", "--password", kPassword};
+  const CommandRun run = admin_create(args, options);
+  ASSERT_EQ(run.status, 0) << run.err;
+  std::smatch printed;
+  ASSERT_TRUE(
+      std::regex_match(run.out, printed, std::regex("admin created: (\\S+) root@example.com\n")))
+      << run.out;
+  EXPECT_FALSE(contains(run.err, kPassword)) << run.err;
+
+  const CommandRun again = admin_create(args, options);
+  EXPECT_EQ(again.status, 1) << again.err;
+  EXPECT_TRUE(contains(again.err, "error: EMAIL_ALREADY_EXISTS")) << again.err;
+  const CommandRun weak = admin_create(
+      {"--project", "test", "--email", "two@example.com", "--password", "short"}, options);
+  EXPECT_EQ(weak.status, 1) << weak.err;
+  EXPECT_TRUE(contains(weak.err, "error: WEAK_PASSWORD")) << weak.err;
+
+  auto daemon = DaemonProcess::start(options);
+  const HttpResponse in = daemon->call({{"op", "auth.signin"},
+                                        {"grant_type", "password"},
+                                        {"email", "root@example.com"},
+                                        {"password", kPassword}});
+  ASSERT_EQ(in.status, 200) << in.body;
+  const nlohmann::json profile = in.json()["data"]["user_profile"];
+  EXPECT_EQ(profile["_userkey"], printed[1].str());
+  EXPECT_EQ(profile["roles"], nlohmann::json({"user", "admin"}));
+  EXPECT_EQ(profile["display_name"], "root");
 }
 
 }  // namespace

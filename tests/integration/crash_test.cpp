@@ -23,7 +23,6 @@ using nlohmann::json;
 constexpr int kWriters = 4;
 constexpr int kBatch = 10;
 constexpr int kMaxRequestsPerWriter = 5000;  // bounds each writer if the kill comes late
-const Headers kAlice = {{"Authorization", "Bearer user-alice"}};
 
 class TempDir {
  public:
@@ -50,8 +49,8 @@ struct Ledger {
 };
 
 // One client: inserts batches of kBatch documents (one batch id each) until the daemon dies.
-void write_until_killed(const DaemonProcess& daemon, int writer, const std::atomic<bool>& killed,
-                        Ledger& ledger) {
+void write_until_killed(const DaemonProcess& daemon, const Headers& alice, int writer,
+                        const std::atomic<bool>& killed, Ledger& ledger) {
   for (int request = 0; request < kMaxRequestsPerWriter && !killed; ++request) {
     const std::string batch = "w" + std::to_string(writer) + "-" + std::to_string(request);
     json data = json::array();
@@ -62,8 +61,8 @@ void write_until_killed(const DaemonProcess& daemon, int writer, const std::atom
       std::lock_guard lock(ledger.mutex);
       ledger.batches_sent.push_back(batch);
     }
-    HttpResponse r = daemon.call({{"op", "collection.insert"}, {"collection", "load"}, {"data", data}},
-                                 kAlice);
+    HttpResponse r =
+        daemon.call({{"op", "collection.insert"}, {"collection", "load"}, {"data", data}}, alice);
     if (r.status != 200) return;  // the daemon is gone: this answer never arrived
     const json answer = nlohmann::json::parse(r.body, nullptr, false);
     if (answer.is_discarded() || !answer.contains("data")) return;
@@ -82,16 +81,21 @@ TEST_P(CrashSafety, AcknowledgedInsertsSurviveKill9) {
   TempDir storage;
   ASSERT_FALSE(storage.path().empty());
   DaemonOptions options;
-  options.plugins = {"collection", test_plugin_path("auth")};
-  options.config = {{"storage.path", storage.path()}, {"storage.sqlite.synchronous", GetParam()}};
+  options.plugins = {"collection", "auth"};
+  options.config = {{"storage.path", storage.path()},
+                    {"storage.sqlite.synchronous", GetParam()},
+                    {"auth.rate.signup_per_address", "off"}};
 
   Ledger ledger;
+  Headers alice;
   {
     auto daemon = DaemonProcess::start(options);
+    // A real user; the token stays good after the restart (the keys and the session are stored).
+    alice = daemon->user("alice").bearer();
     std::atomic<bool> killed{false};
     std::vector<std::thread> writers;
     for (int w = 0; w < kWriters; ++w) {
-      writers.emplace_back([&, w] { write_until_killed(*daemon, w, killed, ledger); });
+      writers.emplace_back([&, w] { write_until_killed(*daemon, alice, w, killed, ledger); });
     }
     // Kill while writes are in flight: after a moment of load, at a point nobody chose.
     for (int waited = 0; waited < 200; ++waited) {
@@ -110,10 +114,13 @@ TEST_P(CrashSafety, AcknowledgedInsertsSurviveKill9) {
   std::map<std::string, json> stored;
   std::map<std::string, int> per_batch;
   for (int offset = 0;; offset += 1000) {
-    HttpResponse r = restarted->call({{"op", "collection.find"}, {"collection", "load"},
-                                      {"match", json::object()}, {"sort", "_key asc"},
-                                      {"limit", 1000}, {"offset", offset}},
-                                     kAlice);
+    HttpResponse r = restarted->call({{"op", "collection.find"},
+                                      {"collection", "load"},
+                                      {"match", json::object()},
+                                      {"sort", "_key asc"},
+                                      {"limit", 1000},
+                                      {"offset", offset}},
+                                     alice);
     ASSERT_EQ(r.status, 200) << r.describe();
     const json page = r.json()["data"];
     for (const json& doc : page) {

@@ -299,6 +299,23 @@ HttpResponse DaemonProcess::call(const nlohmann::json& body, const Headers& extr
   return request("POST", api_path(), body.dump(), headers);
 }
 
+const DaemonProcess::User& DaemonProcess::user(const std::string& name) {
+  if (auto known = users_.find(name); known != users_.end()) return known->second;
+  const std::string email = name + "@example.com";
+  const std::string password = "User-Pass-1";
+  const HttpResponse up = call(
+      {{"op", "auth.signup"}, {"email", email}, {"password", password}, {"display_name", name}});
+  if (up.status != 200) throw std::runtime_error("sign-up of " + email + ": " + up.body);
+  const HttpResponse in = call({{"op", "auth.signin"},
+                                {"grant_type", "password"},
+                                {"email", email},
+                                {"password", password}});
+  const nlohmann::json data = in.status == 200 ? in.json()["data"] : nlohmann::json();
+  if (!data.is_object()) throw std::runtime_error("sign-in of " + email + ": " + in.body);
+  User user{data["id_token"], data["user_profile"]["_userkey"]};
+  return users_.emplace(name, std::move(user)).first->second;
+}
+
 HttpResponse DaemonProcess::request(const std::string& method, const std::string& path,
                                     const std::string& body, const Headers& headers) const {
   return http_request(port_, method, path, body, headers);

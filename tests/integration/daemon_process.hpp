@@ -77,6 +77,16 @@ class DaemonProcess {
   // Any request, on a fresh connection.
   HttpResponse request(const std::string& method, const std::string& path,
                        const std::string& body = "", const Headers& headers = {}) const;
+  // A real user of the auth plugin, which the daemon must load with
+  // auth.rate.signup_per_address=off: `<name>@example.com` is signed up the first time and
+  // signed in; later calls answer the same session. Throws (failing the test) when either fails.
+  struct User {
+    std::string id_token;
+    std::string key;  // _userkey, the owner of what the user writes
+    Headers bearer() const { return {{"Authorization", "Bearer " + id_token}}; }
+  };
+  const User& user(const std::string& name);
+
   // The value of one series of GET /metrics, e.g. `opbase_requests_in_flight` or
   // `opbase_requests_total{op="echo.ping",code="OK"}`; nullopt when the series is absent.
   std::optional<double> metric(std::string_view series) const;
@@ -105,6 +115,7 @@ class DaemonProcess {
   std::string endpoint_key_;
   std::string api_key_;
   bool log_reported_ = false;  // the daemon's output is already in a test failure
+  std::map<std::string, User> users_;
 };
 
 // The file of test plugin `stem` in OPBASE_TEST_PLUGIN_DIR, to put in DaemonOptions::plugins.

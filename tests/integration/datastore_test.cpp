@@ -1,6 +1,6 @@
 // The datastore over HTTP (spec 4.2, DECISIONS 5-15, 37-39): the collection plugin on the
-// embedded sqlite store, every op under both prefixes, as users signed in through the test-only
-// token verifier (tests/plugins/fake_auth: "user-<id>" is user <id>).
+// embedded sqlite store, every op under both prefixes, as real users of the auth plugin (signed
+// up and in by DaemonProcess::user, sending their ES256 id tokens).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,8 +27,9 @@ struct Answer {
 
 DaemonOptions datastore_options() {
   DaemonOptions options;
-  options.plugins = {"collection", test_plugin_path("auth"), "probe"};
-  options.config = {{"datastore.indexes", "indexed.category, indexed.n"},
+  options.plugins = {"collection", "auth", "probe"};
+  options.config = {{"auth.rate.signup_per_address", "off"},
+                    {"datastore.indexes", "indexed.category, indexed.n"},
                     {"datastore.anonymous_insert", " guestbook , drop_box"},
                     {"datastore.max_batch", "50"},
                     {"datastore.max_document_bytes", "2048"}};
@@ -45,11 +46,13 @@ class Datastore : public ::testing::Test {
 
   // One op as user `user` ("" for no token).
   static Answer as(const std::string& user, const json& body, DaemonProcess* daemon = nullptr) {
-    Headers headers;
-    if (!user.empty()) headers.push_back({"Authorization", "Bearer user-" + user});
-    HttpResponse r = (daemon ? daemon : daemon_)->call(body, headers);
+    DaemonProcess* to = daemon ? daemon : daemon_;
+    HttpResponse r = to->call(body, user.empty() ? Headers{} : to->user(user).bearer());
     return {r.status, r.json()};
   }
+
+  // The _userkey of user `name` of the suite's daemon.
+  static std::string key_of(const std::string& name) { return daemon_->user(name).key; }
 
   // A collection name no other test uses.
   static std::string fresh(const std::string& stem) {
@@ -93,7 +96,7 @@ TEST_F(Datastore, InsertStampsTheBaseProperties) {
   const std::regex uuid4_hex("^[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}$");
   const std::regex iso_ms(R"(^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$)");
   EXPECT_TRUE(std::regex_match(doc["_key"].get<std::string>(), uuid4_hex)) << doc.dump();
-  EXPECT_EQ(doc["_userkey"], "alice");
+  EXPECT_EQ(doc["_userkey"], key_of("alice"));
   EXPECT_TRUE(std::regex_match(doc["_created_at"].get<std::string>(), iso_ms)) << doc.dump();
   EXPECT_EQ(doc["_modified_at"], doc["_created_at"]);
   EXPECT_EQ(doc["_updated_at"], doc["_modified_at"]);
@@ -536,19 +539,19 @@ TEST_F(Datastore, UnknownCollectionsAreNotFound) {
 
 TEST_F(Datastore, StatementFormInserts) {
   const std::string c = fresh("stmt");
-  Headers bearer = {{"Authorization", "Bearer user-alice"}};
+  const std::string bearer = "Bearer " + daemon_->user("alice").id_token;
   auto post = [&](const std::string& path, const json& body) {
     HttpResponse r = daemon_->request("POST", path, body.dump(),
                                       {{"Content-Type", "application/json"},
                                        {"X-API-KEY", daemon_->api_key()},
-                                       {"Authorization", "Bearer user-alice"}});
+                                       {"Authorization", bearer}});
     return Answer{r.status, r.json()};
   };
   Answer short_form = post(daemon_->api_path(), {{"query", "INSERT $data IN " + c},
                                                  {"variables", {{"data", {{"name", "one"}}}}}});
   ASSERT_EQ(short_form.status, 200) << short_form.body.dump();
   EXPECT_EQ(short_form.data()[0]["name"], "one");
-  EXPECT_EQ(short_form.data()[0]["_userkey"], "alice");
+  EXPECT_EQ(short_form.data()[0]["_userkey"], key_of("alice"));
   Answer long_form = post("/api", {{"query", "insert into " + c + " values $data;"},
                                    {"variables", {{"data", {{{"name", "two"}}, {{"name", "three"}}}}}}});
   ASSERT_EQ(long_form.status, 200) << long_form.body.dump();
@@ -671,7 +674,7 @@ TEST(DatastoreRetention, RestoreAfterThePurgeAnswersFalse) {
   DaemonOptions options = datastore_options();
   options.config["datastore.deleted_retention_s"] = "0";
   auto daemon = DaemonProcess::start(options);
-  const Headers alice = {{"Authorization", "Bearer user-alice"}};
+  const Headers alice = daemon->user("alice").bearer();
   daemon->call({{"op", "collection.insert"}, {"collection", "c"}, {"data", {{"a", 1}}}}, alice);
   const std::string ref =
       daemon->call({{"op", "collection.delete"}, {"collection", "c"}, {"match", json::object()}}, alice)

@@ -34,8 +34,7 @@ class AuthServiceTest : public ::testing::Test {
   // Calls one op as the gateway would, anonymous.
   Result<Reply> call(Result<Reply> (AuthService::*op)(const Request&) const, json body) {
     const std::string raw = body.dump();
-    const json no_claims;
-    const Request request{"", "", raw, body, kProject, "", no_claims, "req-1", "127.0.0.1", ""};
+    const Request request{"", "", raw, body, kProject, "", "", "req-1", "127.0.0.1", ""};
     return ((*service_).*op)(request);
   }
 
@@ -47,6 +46,11 @@ class AuthServiceTest : public ::testing::Test {
                    {{"grant_type", "password"}, {"email", email}, {"password", kPassword}});
     EXPECT_TRUE(in.is_ok()) << in.status().to_string();
     return in.is_ok() ? in->data : json();
+  }
+
+  // The gateway's token check, with the input it sends.
+  Result<std::string> verify(const json& token) {
+    return service_->verify_token(kProject, json{{"token", token}}.dump());
   }
 
   std::string last_code() {
@@ -62,12 +66,12 @@ class AuthServiceTest : public ::testing::Test {
 
 TEST_F(AuthServiceTest, AnIdTokenExpiresAfterItsTtlAndRefreshesAfterwards) {
   const json tokens = signed_up_and_in("ann@example.com");
-  auto fresh = service_->verify_token(kProject, {{"token", tokens["id_token"]}});
+  auto fresh = verify(tokens["id_token"]);
   ASSERT_TRUE(fresh.is_ok()) << fresh.status().to_string();
-  EXPECT_EQ((*fresh)["sub"], tokens["user_profile"]["_userkey"]);
+  EXPECT_EQ(json::parse(*fresh)["sub"], tokens["user_profile"]["_userkey"]);
 
   env_.fake().advance_ms(3600 * 1000);
-  auto expired = service_->verify_token(kProject, {{"token", tokens["id_token"]}});
+  auto expired = verify(tokens["id_token"]);
   EXPECT_EQ(expired.status().code(), code::kTokenExpired);
   EXPECT_EQ(call(&AuthService::verify_id_token, {{"id_token", tokens["id_token"]}}).status().code(),
             code::kTokenExpired);
@@ -75,7 +79,28 @@ TEST_F(AuthServiceTest, AnIdTokenExpiresAfterItsTtlAndRefreshesAfterwards) {
   auto refreshed = call(&AuthService::refresh_token, {{"refresh_token", tokens["refresh_token"]},
                                                       {"id_token", tokens["id_token"]}});
   ASSERT_TRUE(refreshed.is_ok()) << refreshed.status().to_string();
-  EXPECT_TRUE(service_->verify_token(kProject, {{"token", refreshed->data["id_token"]}}).is_ok());
+  EXPECT_TRUE(verify(refreshed->data["id_token"]).is_ok());
+}
+
+TEST_F(AuthServiceTest, TheTokenCheckReadsAnySpellingOfItsInputAndNothingElse) {
+  const json tokens = signed_up_and_in("amy@example.com");
+  const std::string token = tokens["id_token"];
+  // The gateway's compact form is read without a parser; other spellings are parsed.
+  auto spaced = service_->verify_token(kProject, "{ \"token\" : \"" + token + "\" }");
+  ASSERT_TRUE(spaced.is_ok()) << spaced.status().to_string();
+  EXPECT_EQ(json::parse(*spaced)["sub"], tokens["user_profile"]["_userkey"]);
+  for (const std::string input : {"", "not json", "[]", R"({"token":1})", R"({"tok":"x"})",
+                                  R"({"token":"a\"b"})", R"({"token":""})"}) {
+    EXPECT_EQ(service_->verify_token(kProject, input).status().code(), code::kTokenInvalid)
+        << input;
+  }
+}
+
+TEST_F(AuthServiceTest, ATokenCheckedInOneProjectIsNotTakenInAnother) {
+  const json tokens = signed_up_and_in("abe@example.com");
+  ASSERT_TRUE(verify(tokens["id_token"]).is_ok());  // now in the verified-token cache
+  const std::string input = json{{"token", tokens["id_token"]}}.dump();
+  EXPECT_EQ(service_->verify_token("p2", input).status().code(), code::kTokenInvalid);
 }
 
 TEST_F(AuthServiceTest, ARefreshTokenExpiresThirtyDaysAfterItsLastUse) {

@@ -158,6 +158,14 @@ opbase_rc verify_token(void* state, opbase_str project_id, opbase_str input,
     respond(response, OPBASE_PART_DATA, {{"sub", ""}});
     return OPBASE_RC_OK;
   }
+  if (token == "numeric-sub") {
+    respond(response, OPBASE_PART_DATA, {{"sub", 7}});
+    return OPBASE_RC_OK;
+  }
+  if (token == R"(quote"and\slash)") {
+    respond(response, OPBASE_PART_DATA, {{"sub", "u\"q\\"}});  // escapes in the subject too
+    return OPBASE_RC_OK;
+  }
   if (token == "roles-not-array") {
     respond(response, OPBASE_PART_DATA, {{"sub", "u2"}, {"roles", "admin"}});
     return OPBASE_RC_OK;
@@ -671,8 +679,15 @@ TEST_F(DispatcherTest, VerifierErrorCodesPassThrough) {
   EXPECT_EQ(e2["details"], json({{"reason", "signature"}}));
 }
 
+TEST_F(DispatcherTest, TokensAndSubjectsNeedingJsonEscapesPassIntact) {
+  // The verifier's input and the subject are read and written without a JSON library.
+  const json data = expect_data(run_op("test.user", R"(Bearer quote"and\slash)"));
+  EXPECT_EQ(verifier_.input, json({{"token", R"(quote"and\slash)"}}));
+  EXPECT_EQ(data["user_id"], "u\"q\\");
+}
+
 TEST_F(DispatcherTest, VerifierAnsweringNoSubjectIsAnInternalError) {
-  for (const std::string header : {"Bearer no-sub", "Bearer empty-sub"}) {
+  for (const std::string header : {"Bearer no-sub", "Bearer empty-sub", "Bearer numeric-sub"}) {
     Call c;
     c.body = R"({"op":"test.user"})";
     c.authorization = header;

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -382,6 +383,137 @@ TEST(JsonText, IsObject) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// top_level_member: the raw text of a member's value, checked against nlohmann where it matters.
+
+// top_level_member's answer as a string, or "(none)" for nullopt, for readable failures.
+std::string member(std::string_view text, std::string_view name) {
+  const std::optional<std::string_view> value = top_level_member(text, name);
+  return value ? std::string(*value) : "(none)";
+}
+
+// top_level_member against nlohmann: the value when nlohmann (NUL aside) parses `text` to an
+// object with that member, nothing otherwise. The view must be inside `text`, without blanks
+// around, and parse to the very value nlohmann has.
+void expect_member_agrees(std::string_view text, const std::string& name) {
+  std::optional<nlohmann::json> expected;
+  if (reference_accept(text)) {
+    const nlohmann::json doc = nlohmann::json::parse(text);
+    if (doc.is_object() && doc.contains(name)) expected = doc[name];
+  }
+  const std::optional<std::string_view> value = top_level_member(text, name);
+  ASSERT_EQ(value.has_value(), expected.has_value())
+      << "text: " << shown(text) << ", name: " << shown(name);
+  if (!value) return;
+  ASSERT_TRUE(value->data() >= text.data() && value->data() + value->size() <= text.end());
+  ASSERT_FALSE(value->empty());
+  constexpr std::string_view kBlanks = " \t\n\r";
+  ASSERT_EQ(kBlanks.find(value->front()), std::string_view::npos) << "a blank before the value";
+  ASSERT_EQ(kBlanks.find(value->back()), std::string_view::npos) << "a blank after the value";
+  ASSERT_EQ(nlohmann::json::parse(*value), *expected) << "text: " << shown(text);
+}
+
+TEST(JsonTextMember, ValueIsItsRawTextWithoutTheBlanksAround) {
+  const std::string text = R"({ "sub" : "u1" , "n":	-1.5e3 ,"o": {"a" : [1, 2]} ,)"
+                           "\n"
+                           R"( "l" :[ 1 , "x" ] , "t":true,"z":null})";
+  EXPECT_EQ(member(text, "sub"), R"("u1")");
+  EXPECT_EQ(member(text, "n"), "-1.5e3");
+  EXPECT_EQ(member(text, "o"), R"({"a" : [1, 2]})");
+  EXPECT_EQ(member(text, "l"), R"([ 1 , "x" ])");
+  EXPECT_EQ(member(text, "t"), "true");
+  EXPECT_EQ(member(text, "z"), "null");
+  EXPECT_EQ(member(R"({"sub":"u1","n":[1, 2]})", "n"), "[1, 2]");
+  EXPECT_EQ(member("{\"e\":{},\"a\":[]}", "e"), "{}");
+  EXPECT_EQ(member("{\"e\":{},\"a\":[]}", "a"), "[]");
+  EXPECT_EQ(member(R"({"s":"a\"b\\"})", "s"), R"("a\"b\\")");
+  EXPECT_EQ(member("\xEF\xBB\xBF {\"a\":1} \n", "a"), "1");  // a BOM, as nlohmann::json::parse
+}
+
+TEST(JsonTextMember, TheViewPointsIntoTheText) {
+  const std::string_view text = R"({"a":1,"sub":"u1"})";
+  const std::optional<std::string_view> value = top_level_member(text, "sub");
+  ASSERT_TRUE(value);
+  EXPECT_EQ(value->data(), text.data() + 13);
+  EXPECT_EQ(value->size(), 4U);
+}
+
+TEST(JsonTextMember, OnlyTopLevelMembersAreLookedAt) {
+  const std::string_view text = R"({"a":{"sub":"nested"},"l":[{"sub":1}],"b":"sub"})";
+  EXPECT_EQ(member(text, "sub"), "(none)");
+  EXPECT_EQ(member(text, "missing"), "(none)");
+  EXPECT_EQ(member(text, "b"), R"("sub")");
+  EXPECT_EQ(member("{}", "sub"), "(none)");
+  EXPECT_EQ(member("{ }", ""), "(none)");
+}
+
+TEST(JsonTextMember, KeysAreComparedDecoded) {
+  EXPECT_EQ(member(R"({"\u0073ub":"x"})", "sub"), R"("x")");
+  EXPECT_EQ(member(R"({"\u0073ub":"x"})", "\\u0073ub"), "(none)");
+  EXPECT_EQ(member(R"({"a\"b\\c\/d\b\f\n\r\t":1})", "a\"b\\c/d\b\f\n\r\t"), "1");
+  EXPECT_EQ(member(R"({"\u00e9\u65e5\ud83d\ude00":2})", "\xC3\xA9\xE6\x97\xA5\xF0\x9F\x98\x80"),
+            "2");
+  EXPECT_EQ(member("{\"\xC3\xA9\":3}", "\xC3\xA9"), "3");  // raw UTF-8 needs no decoding
+  EXPECT_EQ(member(R"({"\u0000":4})", "\0"sv), "4");
+  EXPECT_EQ(member(R"({"\u0000":4})", ""), "(none)");
+  EXPECT_EQ(member(R"({"su\u0062x":5})", "sub"), "(none)");  // a longer key
+  EXPECT_EQ(member(R"({"s\n":6})", "s"), "(none)");          // a shorter name
+  EXPECT_EQ(member(R"({"s":7})", "s\n"), "(none)");
+}
+
+TEST(JsonTextMember, TheLastDuplicateCountsAsInNlohmann) {
+  const std::string_view text = R"({"sub":"first","x":0,"\u0073ub":"last"})";
+  EXPECT_EQ(member(text, "sub"), R"("last")");
+  EXPECT_EQ(nlohmann::json::parse(text)["sub"], "last");
+  EXPECT_EQ(member(R"({"a":[1],"a":{"b":2}})", "a"), R"({"b":2})");
+}
+
+TEST(JsonTextMember, AgreesWithNlohmannOnTheExamples) {
+  for (const std::string_view text : {
+           R"({"sub":"u1","n":[1, 2]})"sv,
+           R"({"\u0073ub":"x","sub":{"a":[]},"":0})"sv,
+           "\xEF\xBB\xBF {\"sub\" : -0.5e-3 }\n"sv,
+           R"({"a":{"sub":1}})"sv,
+           R"(["sub"])"sv,
+       }) {
+    for (const std::string name : {"sub", "a", "", "n"}) expect_member_agrees(text, name);
+  }
+}
+
+TEST(JsonTextMember, EmptyNameMatchesTheEmptyKey) {
+  EXPECT_EQ(member(R"({"":1,"a":2})", ""), "1");
+  EXPECT_EQ(member(R"({"a":2})", ""), "(none)");
+}
+
+TEST(JsonTextMember, InvalidTextsAndNonObjectsGiveNothing) {
+  for (const std::string& text : {
+           R"({"sub":"u1")"s,
+           R"({"sub":"u1)"s,
+           R"({"sub":)"s,
+           R"({"sub")"s,
+           R"({"sub":"u1"} x)"s,
+           R"({"sub":"u1"}})"s,
+           R"({"sub":"u1",})"s,
+           R"({"sub":"u1" "a":1})"s,
+           R"({"sub":"u1","a":[1,}})"s,
+           R"({"sub":"u1","a":1e400})"s,  // overflow after the member was found
+           R"({"sub":"\ud83d"})"s,
+           "{\"sub\":\"u1\"}\0"s,  // nlohmann::json::accept takes this one
+           "{\"sub\":\"u\0\"}"s,
+           "{\"s\0\":1,\"sub\":\"u1\"}"s,
+           " \xEF\xBB\xBF{\"sub\":\"u1\"}"s,
+           R"(["sub","u1"])"s,
+           R"("sub")"s,
+           "1"s,
+           "null"s,
+           ""s,
+           "   "s,
+       }) {
+    SCOPED_TRACE("text: " + shown(text));
+    EXPECT_EQ(member(text, "sub"), "(none)");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Differential: seed documents mutated at random (fixed seed), every result compared.
 
 const std::vector<std::string>& seeds() {
@@ -392,6 +524,7 @@ const std::vector<std::string>& seeds() {
       "\xEF\xBB\xBF {\"a\" : [ [ ] , { } , \"\\n\\t\\/\" ] }\n",
       "\"a longer string with no escapes at all, for the fast path of the scanner\"",
       "[true,false,null,{\"deep\":[[[[{\"x\":[]}]]]]}]",
+      R"({"iss":"opbase","sub":"u1","a":[1,{"sub":2}],"\u0073ub":"u2","":{"a":0}, "exp":17e8})",
   };
   return docs;
 }
@@ -444,6 +577,9 @@ TEST(JsonText, AgreesWithNlohmannOnMutatedTexts) {
     const bool expected = reference_accept(text);
     ASSERT_EQ(is_valid(text), expected) << "text: " << shown(text);
     ASSERT_EQ(is_object(text), nlohmann_object(text)) << "text: " << shown(text);
+    for (const std::string name : {"sub", "a", "items", ""}) {
+      ASSERT_NO_FATAL_FAILURE(expect_member_agrees(text, name));
+    }
     ++(expected ? accepted : rejected);
   }
   // Both outcomes must be well represented for the comparison to mean something.

@@ -89,7 +89,7 @@ class KitPlugin final : public opbase::Plugin {
     r.op("kit.whoami", Access::kUserOptional, [](const Request& req) -> Result<Reply> {
       return Reply({{"signed_in", req.signed_in()},
                     {"user", req.user_id},
-                    {"claims", req.user_claims},
+                    {"claims", req.user_claims()},
                     {"token", req.bearer_token},
                     {"project", req.project_id},
                     {"request_id", req.request_id},

@@ -26,7 +26,7 @@ class EchoPlugin final : public opbase::Plugin {
       return Reply(std::move(copy));
     });
     r.op("echo.whoami", Access::kUser, [](const Request& req) -> Result<Reply> {
-      return Reply({{"user", req.user_id}, {"claims", req.user_claims}});
+      return Reply({{"user", req.user_id}, {"claims", req.user_claims()}});
     });
     r.op("echo.greet", Access::kApiKey, [this](const Request& req) -> Result<Reply> {
       auto name = req.body.find("name");

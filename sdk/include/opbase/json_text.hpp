@@ -1,7 +1,8 @@
 // A fast, strict JSON validator: accepts exactly the texts nlohmann::json::accept(text) accepts
-// (nlohmann 3.11.2, comments not allowed) except those holding a NUL byte (see below), without building anything and without allocating
-// (only nesting deeper than 256 levels spills to the heap). The daemon checks every JSON text a
-// plugin hands it; nlohmann's lexer costs ~100 instructions a byte, this a few.
+// (nlohmann 3.11.2, comments not allowed) except those holding a NUL byte (see below), without
+// building anything and without allocating (only nesting deeper than 256 levels spills to the
+// heap). The daemon checks every JSON text a plugin hands it; nlohmann's lexer costs ~100
+// instructions a byte, this a few.
 //
 // nlohmann's rules, kept here on purpose so the two never disagree (tests/unit/json_text_test.cpp
 // and tests/fuzz/json_text_fuzz.cpp check it):
@@ -18,6 +19,7 @@
 // Pure functions; thread-safe.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 namespace opbase::json_text {
@@ -28,5 +30,16 @@ bool is_valid(std::string_view text) noexcept;
 // True if `text` is valid and its first character other than " \t\n\r" is '{' (so a text that
 // starts with a BOM is not an object).
 bool is_object(std::string_view text) noexcept;
+
+// The value of the member `name` of the object `text`, as that value's raw JSON text (for
+// {"sub":"u1", "n": [1, 2] } and "n": a view of "[1, 2]" inside `text`, no blanks around it), or
+// nullopt if `text` is not valid by the rules above, is not an object (unlike is_object, a BOM
+// before it is fine, as in nlohmann::json::parse), or has no member `name` at its top level
+// (members of nested objects are not looked at). Keys are compared decoded, as nlohmann compares
+// them ("\u0073ub" is the key sub), and when a key appears more than once the last one counts, as
+// in nlohmann::json::parse. Costs about what is_valid costs, as the whole text is validated, and
+// allocates no more. The gateway takes "sub" from a token verifier's claims this way.
+std::optional<std::string_view> top_level_member(std::string_view text,
+                                                 std::string_view name) noexcept;
 
 }  // namespace opbase::json_text

@@ -28,12 +28,25 @@ struct Request {
                                // except in the statement form ({query, variables})
   std::string_view project_id;
   std::string_view user_id;           // empty when anonymous
-  const nlohmann::json& user_claims;  // object, or null when anonymous
+  std::string_view user_claims_text;  // the verified token's claims as JSON; empty when anonymous
   std::string_view request_id;
   std::string_view client_address;
   std::string_view bearer_token;
 
   bool signed_in() const { return !user_id.empty(); }
+
+  // The claims parsed: an object, or null when anonymous. Parsed on first use only, because most
+  // ops need no more than user_id and a token's claims are a few hundred bytes to parse.
+  const nlohmann::json& user_claims() const {
+    if (!parsed_claims_) {
+      parsed_claims_ =
+          user_claims_text.empty() ? nlohmann::json() : nlohmann::json::parse(user_claims_text);
+    }
+    return *parsed_claims_;
+  }
+
+  // user_claims()'s copy; a Request is used by one handler call on one thread.
+  mutable std::optional<nlohmann::json> parsed_claims_ = std::nullopt;
 };
 
 // A successful answer: `data`, optional `meta`, optional fields set at the top level beside
@@ -69,6 +82,11 @@ using OpHandler = std::function<Result<Reply>(const Request&)>;
 // A service other plugins call by name: JSON in, JSON "data" out, or a failed Status.
 using ServiceHandler =
     std::function<Result<nlohmann::json>(std::string_view project_id, const nlohmann::json& input)>;
+
+// The same for a service on a hot path that reads its input and prints its answer itself: the
+// caller's JSON text in as it is, JSON text out (the host's callers check it is valid JSON).
+using TextServiceHandler =
+    std::function<Result<std::string>(std::string_view project_id, std::string_view input_json)>;
 
 struct Event {
   std::string_view type;

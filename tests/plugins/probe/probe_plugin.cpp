@@ -48,7 +48,7 @@ json user_or_null(const Request& req) {
 
 Result<Reply> admin_op(const Request& req) {
   return Reply(
-      {{"user", user_or_null(req)}, {"roles", req.user_claims.value("roles", json::array())}});
+      {{"user", user_or_null(req)}, {"roles", req.user_claims().value("roles", json::array())}});
 }
 
 Result<Reply> optional_op(const Request& req) { return Reply({{"user", user_or_null(req)}}); }

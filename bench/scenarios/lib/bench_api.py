@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""The benchmarks' set-up calls through the API (stdlib only; any python3 works).
+
+  bench_api.py user <name>  signs up <name>@bench.example.com (once) and writes an id token of a
+                            fresh session to BENCH_STATE_DIR/token-<name>, for bench.user_call.
+  bench_api.py sessions <name> <n>
+                            signs the user in <n> times and prints "<id_token> <refresh_token>"
+                            per line: the refresh scenario's sessions (each refresh rotates its
+                            token, so every wrk run needs sessions nobody has refreshed yet).
+  bench_api.py big          1,000,000 documents in collection "bench_docs": 10 users u0..u9 with
+                            100,000 each, field "category" one of 100 values (c0..c99, so a
+                            category matches 1,000 documents of one user), "n" a number, a name.
+                            Idempotent: a marker in BENCH_STATE_DIR makes a second call a no-op.
+  bench_api.py one <file>   inserts one document for user "u0" in "bench_small" and writes
+                            its _key to BENCH_STATE_DIR/<file>.
+Users are real accounts of the auth plugin, signed in with a password; their tokens are real
+ES256 id tokens, so every datastore figure includes the token check.
+Reads BENCH_URL, BENCH_ENDPOINT_KEY, BENCH_API_KEY and BENCH_STATE_DIR from the environment.
+"""
+import json
+import os
+import sys
+import time
+import urllib.error
+import urllib.request
+
+URL = os.environ["BENCH_URL"] + "/api/" + os.environ["BENCH_ENDPOINT_KEY"]
+API_KEY = os.environ["BENCH_API_KEY"]
+STATE = os.environ["BENCH_STATE_DIR"]
+PASSWORD = "Bench-Pass-1"  # meets the default MEDIUM policy
+USERS = 10
+PER_USER = 100_000
+BATCH = 1000
+CATEGORIES = 100
+
+
+def call(body, token=None):
+    """One API call: the answer's data; an error answer raises."""
+    headers = {"Content-Type": "application/json", "X-API-KEY": API_KEY}
+    if token is not None:
+        headers["Authorization"] = "Bearer " + token
+    request = urllib.request.Request(URL, data=json.dumps(body).encode(), method="POST",
+                                     headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            payload = json.loads(answer.read())
+    except urllib.error.HTTPError as failed:
+        payload = json.loads(failed.read())
+    if "error" in payload:
+        raise RuntimeError("%s: %s" % (body["op"], payload["error"]))
+    return payload["data"]
+
+
+def email_of(user):
+    return user + "@bench.example.com"
+
+
+def sign_in(user):
+    return call({"op": "auth.signin", "grant_type": "password", "email": email_of(user),
+                 "password": PASSWORD})
+
+
+def token_of(user):
+    """The user's id token, signing the user up and in the first time."""
+    path = os.path.join(STATE, "token-" + user)
+    if os.path.exists(path):
+        with open(path) as saved:
+            return saved.read().strip()
+    call({"op": "auth.signup", "email": email_of(user), "password": PASSWORD,
+          "display_name": user})
+    token = sign_in(user)["id_token"]
+    with open(path, "w") as out:
+        out.write(token + "\n")
+    return token
+
+
+def print_sessions(user, count):
+    token_of(user)  # the account
+    for _ in range(count):
+        tokens = sign_in(user)
+        print(tokens["id_token"], tokens["refresh_token"])
+
+
+def seed_big():
+    marker = os.path.join(STATE, "bench_docs.seeded")
+    if os.path.exists(marker):
+        return
+    started = time.time()
+    for user in range(USERS):
+        token = token_of("u%d" % user)
+        for first in range(0, PER_USER, BATCH):
+            docs = [{"name": "doc %d" % i, "category": "c%d" % (i % CATEGORIES), "n": i,
+                     "tags": ["t%d" % (i % 7)]} for i in range(first, first + BATCH)]
+            call({"op": "collection.insert", "collection": "bench_docs", "data": docs}, token)
+    seconds = time.time() - started
+    print("seeded %d documents in %.1f s (%.0f documents/s)"
+          % (USERS * PER_USER, seconds, USERS * PER_USER / seconds))
+    open(marker, "w").close()
+
+
+def seed_one(file_name):
+    doc = call({"op": "collection.insert", "collection": "bench_small",
+                "data": {"name": "one", "counter": 0, "text": "a small document"}},
+               token_of("u0"))[0]
+    with open(os.path.join(STATE, file_name), "w") as out:
+        out.write(doc["_key"] + "\n")
+
+
+if __name__ == "__main__":
+    command = sys.argv[1]
+    if command == "user":
+        token_of(sys.argv[2])
+    elif command == "sessions":
+        print_sessions(sys.argv[2], int(sys.argv[3]))
+    elif command == "big":
+        seed_big()
+    elif command == "one":
+        seed_one(sys.argv[2])
+    else:
+        raise SystemExit("bench_api.py: unknown command " + command)
