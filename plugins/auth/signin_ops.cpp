@@ -78,12 +78,12 @@ Result<Reply> AuthService::signin(const Request& request) const {
   auto answer = *grant == "password" ? password_signin(request, *context, *email, aud)
                                      : otp_signin(request, *context, *email, aud);
   if (!answer) {
-    const std::string_view failed = answer.status().code();
-    if (failed == code::kInvalidCredentials || failed == code::kOtpInvalid ||
-        failed == code::kOtpExpired) {
+    const Status failed = answer.status();  // a copy: code() views into it
+    if (failed.code() == code::kInvalidCredentials || failed.code() == code::kOtpInvalid ||
+        failed.code() == code::kOtpExpired) {
       count_failure(request, *email);
     }
-    return answer.status();
+    return failed;
   }
   return Reply(std::move(*answer));
 }
