@@ -7,20 +7,11 @@
 
 #include <array>
 #include <stdexcept>
-#include <vector>
 
 #include "base64url.hpp"
 
 namespace opbase::auth {
 namespace {
-
-std::vector<unsigned char> random_bytes(size_t n) {
-  std::vector<unsigned char> bytes(n);
-  if (n > 0 && RAND_bytes(bytes.data(), static_cast<int>(n)) != 1) {
-    throw std::runtime_error("the random generator failed");
-  }
-  return bytes;
-}
 
 std::string hex(const unsigned char* bytes, size_t n) {
   static constexpr char kDigits[] = "0123456789abcdef";
@@ -35,14 +26,20 @@ std::string hex(const unsigned char* bytes, size_t n) {
 
 }  // namespace
 
-std::string random_base64url(size_t bytes) {
-  const std::vector<unsigned char> raw = random_bytes(bytes);
-  return base64url_encode(std::string_view(reinterpret_cast<const char*>(raw.data()), raw.size()));
+std::string random_bytes(size_t n) {
+  std::string bytes(n, '\0');
+  if (n > 0 &&
+      RAND_bytes(reinterpret_cast<unsigned char*>(bytes.data()), static_cast<int>(n)) != 1) {
+    throw std::runtime_error("the random generator failed");
+  }
+  return bytes;
 }
 
+std::string random_base64url(size_t bytes) { return base64url_encode(random_bytes(bytes)); }
+
 std::string random_hex_id() {
-  const std::vector<unsigned char> raw = random_bytes(16);
-  return hex(raw.data(), raw.size());
+  const std::string raw = random_bytes(16);
+  return hex(reinterpret_cast<const unsigned char*>(raw.data()), raw.size());
 }
 
 std::string random_digits(size_t digits) {

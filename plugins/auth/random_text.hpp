@@ -9,8 +9,10 @@
 
 namespace opbase::auth {
 
-// `bytes` random bytes as unpadded base64url. Throws std::runtime_error when the generator
-// fails (the SDK turns that into INTERNAL_ERROR), since no caller can go on without it.
+// `n` random bytes (RAND_bytes). This and the functions below throw std::runtime_error when the
+// generator fails (the SDK turns that into INTERNAL_ERROR), since no caller can go on without it.
+std::string random_bytes(size_t n);
+// `bytes` random bytes as unpadded base64url.
 std::string random_base64url(size_t bytes);
 // 16 random bytes as 32 lowercase hex digits: user keys and session ids.
 std::string random_hex_id();

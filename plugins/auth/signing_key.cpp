@@ -8,12 +8,12 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
-#include <openssl/rand.h>
 
 #include <array>
 #include <utility>
 
 #include "base64url.hpp"
+#include "random_text.hpp"
 
 namespace opbase::auth {
 
@@ -49,14 +49,6 @@ struct BnFree {
   void operator()(BIGNUM* bn) const { BN_free(bn); }
 };
 using BnPtr = std::unique_ptr<BIGNUM, BnFree>;
-
-std::optional<std::string> random_bytes(size_t n) {
-  std::string out(n, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(n)) != 1) {
-    return std::nullopt;
-  }
-  return out;
-}
 
 // A kid goes into token headers and the JWKS: printable ASCII, bounded.
 bool valid_kid(std::string_view kid) {
@@ -165,13 +157,9 @@ Result<SigningKey> SigningKey::make(std::string kid, std::shared_ptr<const Mater
 }
 
 Result<SigningKey> SigningKey::generate(Alg alg) {
-  const std::optional<std::string> kid_bytes = random_bytes(kKidBytes);
-  if (!kid_bytes) return Status::internal("signing key: no randomness");
-  std::string kid = base64url_encode(*kid_bytes);
+  std::string kid = random_base64url(kKidBytes);
   if (alg == Alg::kHs256) {
-    std::optional<std::string> secret = random_bytes(kHs256SecretBytes);
-    if (!secret) return Status::internal("signing key: no randomness");
-    auto material = std::make_shared<const Material>(std::move(*secret));
+    auto material = std::make_shared<const Material>(random_bytes(kHs256SecretBytes));
     return make(std::move(kid), std::move(material));
   }
   EVP_PKEY* pkey = EVP_EC_gen("P-256");
