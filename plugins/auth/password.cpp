@@ -1,5 +1,7 @@
-// argon2id through libargon2's encoded (PHC) API, and password policies. The PHC string carries
-// its own salt and costs, so a hash stays verifiable after the configured costs change.
+// argon2id in PHC form, and password policies. The PHC string carries its own salt and costs,
+// so a hash stays verifiable after the configured costs change. Runs go through libargon2's
+// context API rather than its encoded one, because only the context takes an allocator: the
+// kept memory of Argon2Workspace.
 #include "password.hpp"
 
 #include <argon2.h>
@@ -8,14 +10,14 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <optional>
-#include <semaphore>
-#include <thread>
 #include <tuple>
 #include <vector>
+
+#include "argon2_workspace.hpp"
+#include "base64url.hpp"
 
 namespace opbase::auth {
 namespace {
@@ -24,6 +26,7 @@ using nlohmann::json;
 
 constexpr uint32_t kSaltBytes = 16;
 constexpr uint32_t kHashBytes = 32;
+constexpr size_t kMaxHashBytes = 1024;  // far above any hash made here; bounds a stored one
 constexpr uint32_t kMaxTCost = 64;
 constexpr uint32_t kMaxMCostKib = 4u * 1024 * 1024;  // 4 GiB
 constexpr uint32_t kMaxParallelism = 64;
@@ -87,55 +90,82 @@ std::optional<Phc> parse_phc(std::string_view encoded) {
 // Characters of n bytes in unpadded base64.
 constexpr size_t base64_length(size_t n) { return (n * 4 + 2) / 3; }
 
-}  // namespace
-// Each argon2 run holds m_cost KiB (19 MiB by default) until it ends. More runs at once than
-// there are cores finish none sooner, and 64 concurrent sign-ins would hold 1.2 GiB: so runs
-// beyond the core count wait for a slot, and memory stays at cores x m_cost.
-class HashSlot {
- public:
-  HashSlot() { slots().acquire(); }
-  ~HashSlot() { slots().release(); }
-  HashSlot(const HashSlot&) = delete;
-  HashSlot& operator=(const HashSlot&) = delete;
+// Standard base64 without padding, as the PHC string spells salts and hashes: base64url
+// with two characters swapped.
+std::string phc_base64(std::string_view bytes) {
+  std::string text = base64url_encode(bytes);
+  std::replace(text.begin(), text.end(), '-', '+');
+  std::replace(text.begin(), text.end(), '_', '/');
+  return text;
+}
 
- private:
-  static constexpr std::ptrdiff_t kMostSlots = 256;
-  static std::counting_semaphore<kMostSlots>& slots() {
-    static std::counting_semaphore<kMostSlots> semaphore(
-        std::clamp<std::ptrdiff_t>(std::thread::hardware_concurrency(), 1, kMostSlots));
-    return semaphore;
-  }
-};
+std::optional<std::string> phc_unbase64(std::string_view text) {
+  if (text.find_first_of("-_") != std::string_view::npos) return std::nullopt;
+  std::string url(text);
+  std::replace(url.begin(), url.end(), '+', '-');
+  std::replace(url.begin(), url.end(), '/', '_');
+  return base64url_decode(url);
+}
+
+// One argon2id run in a kept workspace: the raw hash of `password` into `out`.
+int run_argon2id(std::string_view password, std::string_view salt, const Argon2Params& params,
+                 uint32_t version, std::string& out) {
+  argon2_context context{};
+  // argon2 never writes through pwd and salt: ARGON2_FLAG_CLEAR_PASSWORD is not set.
+  context.pwd = reinterpret_cast<uint8_t*>(const_cast<char*>(password.data()));
+  context.pwdlen = static_cast<uint32_t>(password.size());
+  context.salt = reinterpret_cast<uint8_t*>(const_cast<char*>(salt.data()));
+  context.saltlen = static_cast<uint32_t>(salt.size());
+  context.out = reinterpret_cast<uint8_t*>(out.data());
+  context.outlen = static_cast<uint32_t>(out.size());
+  context.t_cost = params.t_cost;
+  context.m_cost = params.m_cost_kib;
+  context.lanes = params.parallelism;
+  context.threads = params.parallelism;
+  context.version = version;
+  context.flags = ARGON2_DEFAULT_FLAGS;
+  const Argon2Workspace workspace;
+  workspace.attach(context);
+  return argon2_ctx(&context, Argon2_id);
+}
+
+}  // namespace
 
 // ---- hashing
 
 Result<std::string> hash_password(std::string_view password, const Argon2Params& params) {
   if (!params_in_range(params)) return Status::validation("argon2 parameters out of range");
   if (password.size() > kMaxPasswordBytes) return Status::validation("password is too long");
-  unsigned char salt[kSaltBytes];
-  if (RAND_bytes(salt, sizeof salt) != 1) return Status::internal("no randomness for a salt");
-  std::string encoded(argon2_encodedlen(params.t_cost, params.m_cost_kib, params.parallelism,
-                                        kSaltBytes, kHashBytes, Argon2_id),
-                      '\0');
-  const HashSlot slot;
-  const int rc = argon2id_hash_encoded(params.t_cost, params.m_cost_kib, params.parallelism,
-                                       password.data(), password.size(), salt, kSaltBytes,
-                                       kHashBytes, encoded.data(), encoded.size());
+  std::string salt(kSaltBytes, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(salt.data()), kSaltBytes) != 1) {
+    return Status::internal("no randomness for a salt");
+  }
+  std::string hash(kHashBytes, '\0');
+  const int rc = run_argon2id(password, salt, params, ARGON2_VERSION_NUMBER, hash);
   if (rc != ARGON2_OK) return Status::internal(std::string("argon2: ") + argon2_error_message(rc));
-  encoded.resize(std::strlen(encoded.c_str()));  // argon2_encodedlen counts the NUL and more
-  return encoded;
+  // The PHC form libargon2's own encoder writes, so either can verify the other's hashes.
+  return "$argon2id$v=" + std::to_string(ARGON2_VERSION_NUMBER) +
+         "$m=" + std::to_string(params.m_cost_kib) + ",t=" + std::to_string(params.t_cost) +
+         ",p=" + std::to_string(params.parallelism) + "$" + phc_base64(salt) + "$" +
+         phc_base64(hash);
 }
 
 bool verify_password(std::string_view password, std::string_view encoded) {
-  // A NUL would end the C string early and let argon2 read a valid prefix.
-  if (password.size() > kMaxPasswordBytes || encoded.find('\0') != std::string_view::npos) {
+  if (password.size() > kMaxPasswordBytes) return false;
+  const std::optional<Phc> phc = parse_phc(encoded);
+  if (!phc || phc->type != "argon2id" || !params_in_range(phc->params) ||
+      (phc->version != ARGON2_VERSION_10 && phc->version != ARGON2_VERSION_13)) {
     return false;
   }
-  const std::optional<Phc> phc = parse_phc(encoded);
-  if (!phc || phc->type != "argon2id" || !params_in_range(phc->params)) return false;
-  const std::string terminated(encoded);
-  const HashSlot slot;
-  return argon2id_verify(terminated.c_str(), password.data(), password.size()) == ARGON2_OK;
+  const std::optional<std::string> salt = phc_unbase64(phc->salt);
+  const std::optional<std::string> expected = phc_unbase64(phc->hash);
+  if (!salt || !expected || salt->size() < ARGON2_MIN_SALT_LENGTH ||
+      expected->size() < ARGON2_MIN_OUTLEN || expected->size() > kMaxHashBytes) {
+    return false;
+  }
+  std::string actual(expected->size(), '\0');
+  if (run_argon2id(password, *salt, phc->params, phc->version, actual) != ARGON2_OK) return false;
+  return CRYPTO_memcmp(actual.data(), expected->data(), actual.size()) == 0;
 }
 
 bool needs_rehash(std::string_view encoded, const Argon2Params& params) {

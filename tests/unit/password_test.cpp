@@ -3,9 +3,12 @@
 // costs so the tests stay fast; one test runs the defaults.
 #include "password.hpp"
 
+#include <argon2.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace opbase::auth {
@@ -121,6 +124,47 @@ TEST(PasswordHash, TheDefaultsAreOwaspsAndWork) {
   EXPECT_TRUE(verify_password("correct horse battery staple", encoded));
   EXPECT_FALSE(verify_password("wrong", encoded));
   EXPECT_FALSE(needs_rehash(encoded, defaults));
+}
+
+TEST(PasswordHash, VerifiesLibargon2sOwnEncodingAndLibargon2VerifiesOurs) {
+  // Hashes stored by earlier versions came from argon2id_hash_encoded; they must keep working.
+  const unsigned char salt[16] = {7, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+  char theirs[160];
+  ASSERT_EQ(argon2id_hash_encoded(2, 512, 2, "pw", 2, salt, sizeof salt, 32, theirs, sizeof theirs),
+            ARGON2_OK);
+  EXPECT_TRUE(verify_password("pw", theirs));
+  EXPECT_FALSE(verify_password("pW", theirs));
+  EXPECT_FALSE(needs_rehash(theirs, {2, 512, 2}));
+
+  const std::string ours = hash_ok("pw", {2, 512, 2});
+  EXPECT_EQ(argon2id_verify(ours.c_str(), "pw", 2), ARGON2_OK) << ours;
+  EXPECT_EQ(argon2id_verify(ours.c_str(), "pW", 2), ARGON2_VERIFY_MISMATCH);
+}
+
+TEST(PasswordHash, CostsAboveTheKeptSizeStillWork) {
+  const std::string encoded = hash_ok("pw", {1, 65 * 1024, 1});  // 65 MiB: allocated per run
+  EXPECT_TRUE(verify_password("pw", encoded));
+  EXPECT_FALSE(verify_password("px", encoded));
+}
+
+TEST(PasswordHash, ManyThreadsAtOnceEachGetTheirOwnAnswer) {
+  // More threads than cores: runs wait for a workspace, and no two share one.
+  constexpr int kThreads = 8;
+  std::vector<std::string> hashes;
+  for (int i = 0; i < kThreads; ++i) hashes.push_back(hash_ok("pw" + std::to_string(i)));
+  std::atomic<int> right{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      for (int round = 0; round < 4; ++round) {
+        const bool mine = verify_password("pw" + std::to_string(i), hashes[i]);
+        const bool other = verify_password("pw" + std::to_string(i), hashes[(i + 1) % kThreads]);
+        if (mine && !other) ++right;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(right.load(), kThreads * 4);
 }
 
 // ---- policies
