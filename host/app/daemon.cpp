@@ -86,6 +86,8 @@ void Daemon::load_plugins() {
   context_.config = &config_;
   context_.stores = stores_.get();
   context_.mailer = mailer_.get();
+  context_.durable = &durable_;
+  context_.plugin_metrics = &plugin_metrics_;
   context_.now_ms = &system_now_ms;
   loader_ = std::make_unique<PluginLoader>(&context_);
   enabled_plugins_ = config_.get_list("plugins.enabled");
@@ -190,6 +192,7 @@ std::string Daemon::metrics_extra() const {
       "# HELP opbase_events_dropped_total Events dropped because a subscriber's queue was full.\n";
   out += "# TYPE opbase_events_dropped_total counter\n";
   out += dropped;
+  out += plugin_metrics_.render();
   return out;
 }
 

@@ -9,11 +9,13 @@
 #include <memory>
 
 #include "config/config.hpp"
+#include "events/durable_subscriptions.hpp"
 #include "events/event_bus.hpp"
 #include "gateway/dispatcher.hpp"
 #include "gateway/http_gateway.hpp"
 #include "mail/mailer.hpp"
 #include "metrics/metrics.hpp"
+#include "metrics/plugin_metrics.hpp"
 #include "plugins/plugin_loader.hpp"
 #include "plugins/registry.hpp"
 #include "projects/projects.hpp"
@@ -55,6 +57,8 @@ class Daemon {
   std::unique_ptr<Stores> stores_;
   std::unique_ptr<Mailer> mailer_;  // before loader_: plugins may send mail until shutdown
   std::unique_ptr<EventBus> bus_;
+  DurableSubscriptions durable_;  // before loader_: plugins write events until they stop
+  PluginMetrics plugin_metrics_;
   Registry registry_;
   HostContext context_;
   std::unique_ptr<PluginLoader> loader_;

@@ -1,6 +1,7 @@
 // The implementation of abi.h's opbase_host_api: every function a plugin may call. Each one
 // checks its arguments, never throws, and copies what it keeps.
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string_view>
 
 #include "log/log.hpp"
@@ -60,6 +61,28 @@ opbase_rc subscribe(opbase_plugin* plugin, opbase_str type, opbase_event_fn fn, 
   return OPBASE_RC_OK;
 }
 
+opbase_rc subscribe_durable(opbase_plugin* plugin, opbase_str type) {
+  if (plugin == nullptr || bad(type)) return OPBASE_RC_REFUSED;
+  if (!plugin->in_init) return refused_outside_init(plugin, "subscribe_durable", type);
+  if (!EventBus::valid_pattern(view(type))) {
+    return registration_result(
+        plugin, Status::validation("durable subscription '" + std::string(view(type)) +
+                                   "' is not an event type, 'area.*' or '*'"));
+  }
+  plugin->pending_durable.emplace_back(view(type));
+  return OPBASE_RC_OK;
+}
+
+// metric_add, metric_set and metric_observe: one PluginMetrics call each. Without metrics (tests)
+// the value is accepted and dropped.
+template <bool (PluginMetrics::*record)(std::string_view, std::string_view, double)>
+opbase_rc metric(opbase_plugin* plugin, opbase_str name, double value) {
+  if (plugin == nullptr || bad(name)) return OPBASE_RC_REFUSED;
+  PluginMetrics* metrics = plugin->context->plugin_metrics;
+  if (metrics == nullptr) return OPBASE_RC_OK;
+  return (metrics->*record)(plugin->name, view(name), value) ? OPBASE_RC_OK : OPBASE_RC_REFUSED;
+}
+
 opbase_rc respond(opbase_response* response, opbase_part part, opbase_str json) {
   if (bad(json)) return OPBASE_RC_REFUSED;
   return response_set_part(response, part, json);
@@ -95,9 +118,20 @@ opbase_rc call_host_service(opbase_plugin* plugin, std::string_view name,
     return answer_failure(Status::validation("store request is not a JSON object"), on_result,
                           caller_ctx);
   }
+  // Only writes raise events; reads skip building the sink.
+  std::optional<StoreEventSink> sink;
+  if (name != "store.find" && name != "store.count") {
+    HostContext* context = plugin->context;
+    sink = StoreEventSink{std::string(project_id), context->durable,
+                          [bus = context->bus](const BusEvent& e) {
+                            if (bus != nullptr) bus->publish(e);
+                          },
+                          context->now_ms()};
+  }
   Result<std::string> answer = [&]() -> Result<std::string> {
     try {
-      return call_store_service_text(*store, plugin->name, name, std::move(request));
+      return call_store_service_text(*store, plugin->name, name, std::move(request),
+                                     sink ? &*sink : nullptr);
     } catch (const std::exception& e) {
       return Status::internal(std::string("store: ") + e.what());
     }
@@ -226,6 +260,10 @@ const opbase_host_api* host_api() {
       &config_get,
       &log_line,
       &now_ms,
+      &subscribe_durable,
+      &metric<&PluginMetrics::add>,
+      &metric<&PluginMetrics::set>,
+      &metric<&PluginMetrics::observe>,
   };
   return &api;
 }

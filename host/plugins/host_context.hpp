@@ -8,8 +8,10 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "events/durable_subscriptions.hpp"
 #include "events/event_bus.hpp"
 #include "mail/mailer.hpp"
+#include "metrics/plugin_metrics.hpp"
 #include "plugins/registry.hpp"
 #include "store/stores.hpp"
 
@@ -21,6 +23,8 @@ struct HostContext {
   const Config* config = nullptr;
   Stores* stores = nullptr;  // the `store.*` services; nullptr in tests without stores
   Mailer* mailer = nullptr;  // the `mail.send` service; nullptr in tests without a mailer
+  DurableSubscriptions* durable = nullptr;  // nullptr in tests: no event is journaled
+  PluginMetrics* plugin_metrics = nullptr;  // nullptr in tests: metric calls are accepted, dropped
   std::function<int64_t()> now_ms;
 };
 
@@ -43,6 +47,7 @@ struct opbase_plugin {
     void* state;
   };
   std::vector<PendingSubscription> pending_subscriptions;
+  std::vector<std::string> pending_durable;  // subscribe_durable patterns, kept on acceptance
 };
 
 namespace opbase::host {

@@ -164,6 +164,7 @@ Status PluginLoader::load(const std::string& name, const std::string& file) {
     // Its subscriptions never reached the bus; its ops and services go again.
     context_->registry->remove_plugin(name);
     loaded->handle->pending_subscriptions.clear();
+    loaded->handle->pending_durable.clear();
     std::string reason;
     if (rc == OPBASE_RC_OK) {
       reason = loaded->handle->refused_registration + "; nothing it registered was kept";
@@ -183,6 +184,12 @@ Status PluginLoader::load(const std::string& name, const std::string& file) {
     context_->bus->subscribe(name, std::move(sub.pattern), sub.fn, sub.state);
   }
   loaded->handle->pending_subscriptions.clear();
+  if (context_->durable != nullptr) {
+    for (std::string& pattern : loaded->handle->pending_durable) {
+      context_->durable->add(name, std::move(pattern));
+    }
+  }
+  loaded->handle->pending_durable.clear();
   LoadedPluginInfo info{name, d->version, file, context_->registry->ops_of(name)};
   std::string ops;
   for (const std::string& op : info.ops) ops += (ops.empty() ? "" : ", ") + op;

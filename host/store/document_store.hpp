@@ -19,6 +19,7 @@
 
 #include "opbase/status.hpp"
 #include "opbase/store.hpp"
+#include "store/write_events.hpp"
 
 namespace opbase::host {
 
@@ -35,8 +36,42 @@ class ProjectStore {
  public:
   virtual ~ProjectStore() = default;
 
+  // The writes. `events`, when not null, gets the write's report (WriteEvents::report) inside
+  // its transaction, and its records() are inserted in that same transaction, each into its
+  // namespace's store::kEventsCollection: the write and its journal records stay together.
+  //
   // Fails with store::kDuplicateKey (nothing inserted) when a `_key` is taken in the project.
-  virtual Status insert(std::string_view ns, const store::InsertRequest& request) = 0;
+  virtual Status insert(std::string_view ns, const store::InsertRequest& request,
+                        WriteEvents* events) = 0;
+  virtual Result<store::UpdateAnswer> update(std::string_view ns,
+                                             const store::UpdateRequest& request,
+                                             WriteEvents* events) = 0;
+  virtual Result<store::UpsertAnswer> upsert(std::string_view ns,
+                                             const store::UpsertRequest& request,
+                                             WriteEvents* events) = 0;
+  virtual Result<store::KeysAnswer> change_state(std::string_view ns,
+                                                 const store::StateRequest& request,
+                                                 WriteEvents* events) = 0;
+  virtual Result<store::KeysAnswer> restore(std::string_view ns,
+                                            const store::RestoreRequest& request,
+                                            WriteEvents* events) = 0;
+  // The same writes without events.
+  Status insert(std::string_view ns, const store::InsertRequest& request) {
+    return insert(ns, request, nullptr);
+  }
+  Result<store::UpdateAnswer> update(std::string_view ns, const store::UpdateRequest& request) {
+    return update(ns, request, nullptr);
+  }
+  Result<store::UpsertAnswer> upsert(std::string_view ns, const store::UpsertRequest& request) {
+    return upsert(ns, request, nullptr);
+  }
+  Result<store::KeysAnswer> change_state(std::string_view ns, const store::StateRequest& request) {
+    return change_state(ns, request, nullptr);
+  }
+  Result<store::KeysAnswer> restore(std::string_view ns, const store::RestoreRequest& request) {
+    return restore(ns, request, nullptr);
+  }
+
   virtual Result<store::FindAnswer> find(std::string_view ns,
                                          const store::FindRequest& request) = 0;
   // The answer of find as the JSON text the store service sends ({"documents": [...], "total":
@@ -44,14 +79,6 @@ class ProjectStore {
   // parsing and printing every document again.
   virtual Result<std::string> find_json(std::string_view ns, const store::FindRequest& request);
   virtual Result<int64_t> count(std::string_view ns, const store::CountRequest& request) = 0;
-  virtual Result<store::UpdateAnswer> update(std::string_view ns,
-                                             const store::UpdateRequest& request) = 0;
-  virtual Result<store::UpsertAnswer> upsert(std::string_view ns,
-                                             const store::UpsertRequest& request) = 0;
-  virtual Result<store::KeysAnswer> change_state(std::string_view ns,
-                                                 const store::StateRequest& request) = 0;
-  virtual Result<store::KeysAnswer> restore(std::string_view ns,
-                                            const store::RestoreRequest& request) = 0;
   virtual Result<int64_t> purge(std::string_view ns, const store::PurgeRequest& request) = 0;
   virtual Result<bool> collection_exists(std::string_view ns, std::string_view collection) = 0;
 

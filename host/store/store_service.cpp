@@ -1,6 +1,8 @@
 // The `store.*` host services (see store_service.hpp).
 #include "store/store_service.hpp"
 
+#include <optional>
+
 namespace opbase::host {
 namespace {
 
@@ -18,18 +20,51 @@ Result<json> serve(const json& input, Decode&& decode, Run&& run, Shape&& shape)
   return shape(*answer);
 }
 
+// The events of one write, or nothing when the request raises none or there is no sink.
+std::optional<WriteEvents> events_for(const store::Events& spec, const StoreEventSink* sink) {
+  if (spec.empty() || sink == nullptr) return std::nullopt;
+  const DurableSubscriptions* durable = sink->durable;
+  return WriteEvents(sink->project_id, spec,
+                     durable ? durable->plugins_for(spec.on_insert) : std::vector<std::string>{},
+                     durable ? durable->plugins_for(spec.on_change) : std::vector<std::string>{},
+                     sink->now_ms);
+}
+
+// After a write returned ok, and so is durable: its events to the bus.
+void publish_raised(const std::optional<WriteEvents>& events, const StoreEventSink* sink) {
+  if (!events || !sink->publish) return;
+  for (const RaisedEvent& e : events->raised()) {
+    sink->publish(BusEvent{e.type, sink->project_id, e.payload, events->time_ms()});
+  }
+}
+
+// A write: decoded with `decode`, run by `run(request, events)`, its events published once it
+// returned ok, and its answer shaped by `shape`.
+template <typename Decode, typename Run, typename Shape>
+Result<json> serve_write(const json& input, const StoreEventSink* sink, Decode&& decode, Run&& run,
+                         Shape&& shape) {
+  auto request = decode(input);
+  if (!request) return request.status();
+  std::optional<WriteEvents> events = events_for(request->events, sink);
+  auto answer = run(*request, events ? &*events : nullptr);
+  if (!answer) return answer.status();
+  publish_raised(events, sink);
+  return shape(*answer);
+}
+
 }  // namespace
 
 bool is_store_service(std::string_view name) { return name.starts_with(kStoreServicePrefix); }
 
 Result<std::string> call_store_service_text(ProjectStore& store, std::string_view ns,
-                                            std::string_view service, json input) {
+                                            std::string_view service, json input,
+                                            const StoreEventSink* events) {
   if (service.substr(kStoreServicePrefix.size()) == "find") {
     auto request = store::decode_find(input);
     if (!request) return request.status();
     return store.find_json(ns, *request);
   }
-  auto answer = call_store_service(store, ns, service, std::move(input));
+  auto answer = call_store_service(store, ns, service, std::move(input), events);
   if (!answer) return answer.status();
   return answer->dump();
 }
@@ -44,13 +79,15 @@ Result<std::string> ProjectStore::find_json(std::string_view ns,
   return store::encode_find_answer(texts, answer->total);
 }
 
-Result<json> call_store_service(ProjectStore& store, std::string_view ns,
-                                std::string_view service, json input) {
+Result<json> call_store_service(ProjectStore& store, std::string_view ns, std::string_view service,
+                                json input, const StoreEventSink* sink) {
   const std::string_view verb = service.substr(kStoreServicePrefix.size());
   if (verb == "insert") {
     auto request = store::decode_insert(std::move(input));
     if (!request) return request.status();
-    if (Status s = store.insert(ns, *request); !s) return s;
+    std::optional<WriteEvents> events = events_for(request->events, sink);
+    if (Status s = store.insert(ns, *request, events ? &*events : nullptr); !s) return s;
+    publish_raised(events, sink);
     return json{{"inserted", request->documents.size()}};
   }
   if (verb == "find") {
@@ -65,25 +102,31 @@ Result<json> call_store_service(ProjectStore& store, std::string_view ns,
         [](int64_t n) { return json{{"count", n}}; });
   }
   if (verb == "update") {
-    return serve(
-        input, store::decode_update, [&](const auto& r) { return store.update(ns, r); },
-        [](const store::UpdateAnswer& a) { return json{{"documents", a.documents}}; });
+    return serve_write(
+        input, sink, store::decode_update,
+        [&](const auto& r, WriteEvents* events) { return store.update(ns, r, events); },
+        [](const store::UpdateAnswer& a) {
+          return json{{"documents", a.documents}};
+        });
   }
   if (verb == "upsert") {
-    return serve(
-        input, store::decode_upsert, [&](const auto& r) { return store.upsert(ns, r); },
+    return serve_write(
+        input, sink, store::decode_upsert,
+        [&](const auto& r, WriteEvents* events) { return store.upsert(ns, r, events); },
         [](const store::UpsertAnswer& a) {
           return json{{"document", a.document}, {"inserted", a.inserted}};
         });
   }
   if (verb == "change_state") {
-    return serve(
-        input, store::decode_state, [&](const auto& r) { return store.change_state(ns, r); },
+    return serve_write(
+        input, sink, store::decode_state,
+        [&](const auto& r, WriteEvents* events) { return store.change_state(ns, r, events); },
         keys_json);
   }
   if (verb == "restore") {
-    return serve(
-        input, store::decode_restore, [&](const auto& r) { return store.restore(ns, r); },
+    return serve_write(
+        input, sink, store::decode_restore,
+        [&](const auto& r, WriteEvents* events) { return store.restore(ns, r, events); },
         keys_json);
   }
   if (verb == "purge") {

@@ -1,12 +1,15 @@
 // The host services `store.*`: how a plugin reaches its project's DocumentStore through the ABI's
-// call_service (ABI 1.0 unchanged). The namespace is the calling plugin's name, given by the
+// call_service. The namespace is the calling plugin's name, given by the
 // host, so a plugin cannot address another plugin's collections.
 // Thread-safety: stateless; safe from any thread.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "events/durable_subscriptions.hpp"
+#include "events/event_bus.hpp"
 #include "opbase/status.hpp"
 #include "store/document_store.hpp"
 
@@ -16,14 +19,26 @@ inline constexpr std::string_view kStoreServicePrefix = "store.";
 
 bool is_store_service(std::string_view name);
 
+// Where the events of a write (store.hpp Events) go: journaled for the durable subscribers in
+// the write's transaction, then published on the bus once it is durable.
+struct StoreEventSink {
+  std::string project_id;
+  const DurableSubscriptions* durable = nullptr;  // nullptr: nobody keeps events
+  std::function<void(const BusEvent&)> publish;   // the daemon's: EventBus::publish
+  int64_t now_ms = 0;
+};
+
 // Decodes `input` (store.hpp's JSON), runs it on `store` and answers the JSON the SDK client
 // (document_store.hpp) reads. An unknown store service is INTERNAL_ERROR naming it. `input` is
 // taken by value: a caller done with it moves it in, and inserted documents are not copied.
+// Without a sink, the events a write asks for are not raised (tests of the store alone).
 Result<nlohmann::json> call_store_service(ProjectStore& store, std::string_view ns,
-                                          std::string_view service, nlohmann::json input);
+                                          std::string_view service, nlohmann::json input,
+                                          const StoreEventSink* events = nullptr);
 // The same answer as JSON text, which the host hands to the plugin as it is (find's documents
 // are copied from the store's text, never parsed here).
 Result<std::string> call_store_service_text(ProjectStore& store, std::string_view ns,
-                                            std::string_view service, nlohmann::json input);
+                                            std::string_view service, nlohmann::json input,
+                                            const StoreEventSink* events = nullptr);
 
 }  // namespace opbase::host

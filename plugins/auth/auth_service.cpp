@@ -75,13 +75,6 @@ std::string AuthService::audience(const Request& request, std::string_view proje
   return expected_audience(request.body).value_or(std::string(project));
 }
 
-void AuthService::publish(std::string_view type, std::string_view project,
-                          std::string_view user_key) const {
-  if (Status s = host_.publish(type, project, {{"_key", user_key}}); !s) {
-    host_.warn("event " + std::string(type) + " not published: " + s.message());
-  }
-}
-
 Status AuthService::spend_code(const Context& context, const std::string& email, OtpIntent intent,
                                std::string_view code) const {
   return codes_.consume(context.project, context.code_secret, canonical_email(email), intent, code,
@@ -147,7 +140,6 @@ Result<json> AuthService::admin_create(std::string_view project, const json& inp
   NewUser admin{*email, std::move(*profile), std::move(*hash), {"user", "admin"}, true};
   auto user = users_.create(project, admin, context->now_ms);
   if (!user) return user.status();
-  publish("user.signedup", project, user->value("_key", ""));
   return profile_of(*user, project);
 }
 

@@ -90,7 +90,6 @@ class AuthService {
   // Makes the configured first administrator of a project, once per project and process.
   void bootstrap_admin(std::string_view project) const;
   std::string audience(const Request& request, std::string_view project) const;
-  void publish(std::string_view type, std::string_view project, std::string_view user_key) const;
   int64_t now_ms() const { return host_.now_ms(); }
 
   const Host& host_;

@@ -17,8 +17,10 @@ Result<Reply> AuthService::signout(const Request& request) const {
   // An expired token still names its session: signing out with it is allowed.
   auto checked = tokens_.check(request.project_id, *token, aud, now_ms(), /*allow_expired=*/true);
   if (!checked) return checked.status();
-  if (Status s = sessions_.end(request.project_id, checked->sid, "signout", now_ms()); !s) return s;
-  publish("user.signedout", request.project_id, checked->user_key);
+  if (Status s = sessions_.sign_out(request.project_id, checked->sid, checked->user_key, now_ms());
+      !s) {
+    return s;
+  }
   return Reply({{"signout", true}});
 }
 

@@ -61,7 +61,9 @@ Result<Session> Sessions::start(std::string_view project, std::string_view user_
                     {"previous_hashes", json::array()},
                     {"expires_ms", now_ms + refresh_ttl_ms_},
                     {"ended", false}};
-  if (Status s = store_.insert(project, {std::string(kSessions), {doc}}); !s) return s;
+  // user.signedin, about the user, is raised by the store with the session, in its transaction.
+  const store::Events signed_in{"user.signedin", "", "", std::string(user_key)};
+  if (Status s = store_.insert(project, {std::string(kSessions), {doc}, signed_in}); !s) return s;
   remember(project, session.sid, {true, now_ms, session.user_key});
   return session;
 }
@@ -115,12 +117,19 @@ Status Sessions::end_reused(std::string_view project, const json& session, int64
 }
 
 Status Sessions::end(std::string_view project, std::string_view sid, std::string_view reason,
-                     int64_t now_ms) const {
+                     int64_t now_ms, store::Events events) const {
   remember(project, sid, {false, now_ms, ""});
   auto updated =
       update_where(store_, project, kSessions, {{"_key", sid}, {"ended", false}},
-                   set_fields({{"ended", true}, {"ended_ms", now_ms}, {"ended_reason", reason}}));
+                   set_fields({{"ended", true}, {"ended_ms", now_ms}, {"ended_reason", reason}}),
+                   std::move(events));
   return updated ? Status::ok() : updated.status();
+}
+
+Status Sessions::sign_out(std::string_view project, std::string_view sid, std::string_view user_key,
+                          int64_t now_ms) const {
+  return end(project, sid, "signout", now_ms,
+             store::Events{"", "user.signedout", "", std::string(user_key)});
 }
 
 Status Sessions::end_all(std::string_view project, std::string_view user_key,

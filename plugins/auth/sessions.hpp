@@ -53,8 +53,12 @@ class Sessions {
   // TOKEN_INVALID for a refresh token presented with another session's id token.
   static Status other_session();
 
+  // Ends the session; `events` are raised by the store in the same write.
   Status end(std::string_view project, std::string_view sid, std::string_view reason,
-             int64_t now_ms) const;
+             int64_t now_ms, store::Events events = {}) const;
+  // The user ended it (auth.signout): user.signedout about `user_key`, with the write.
+  Status sign_out(std::string_view project, std::string_view sid, std::string_view user_key,
+                  int64_t now_ms) const;
   // Ends every live session of the user (a password change).
   Status end_all(std::string_view project, std::string_view user_key, std::string_view reason,
                  int64_t now_ms) const;

@@ -53,7 +53,6 @@ Result<Reply> AuthService::signup(const Request& request) const {
   auto user = users_.create(context->project, {*email, std::move(*profile), std::move(*hash)},
                             context->now_ms);
   if (!user) return user.status();
-  publish("user.signedup", context->project, user->value("_key", ""));
   if (context->settings->verify_email_on_signup) {
     // DECISIONS 24: the code that verifies the address is a sign-in code.
     if (Status s = send_code(*context, *email, OtpIntent::kSignin); !s) {
@@ -189,7 +188,6 @@ Result<json> AuthService::invite_signin(const Request& request, const Context& c
       users_.create(context.project, {email, std::move(*profile), std::move(*hash), {"user"}, true},
                     context.now_ms);
   if (!user) return user.status();
-  publish("user.signedup", context.project, user->value("_key", ""));
   return signed_in(request, *user, aud);
 }
 
@@ -200,7 +198,6 @@ Result<json> AuthService::signed_in(const Request& request, const json& user,
   if (!session) return session.status();
   auto tokens = tokens_.token_set(request.project_id, user, *session, now_ms());
   if (!tokens) return tokens.status();
-  publish("user.signedin", request.project_id, user_key);
   return tokens;
 }
 

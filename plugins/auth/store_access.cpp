@@ -34,11 +34,12 @@ Result<std::optional<nlohmann::json>> find_by_key(const DocumentStore& store,
 
 Result<store::UpdateAnswer> update_where(const DocumentStore& store, std::string_view project,
                                          std::string_view collection, const nlohmann::json& match,
-                                         store::Change change) {
+                                         store::Change change, store::Events events) {
   store::UpdateRequest request;
   request.collection = std::string(collection);
   request.scope = store::Scope::everyone();
   request.steps.push_back({match_of(match), std::move(change)});
+  request.events = std::move(events);
   return store.update(project, request);
 }
 

@@ -28,9 +28,10 @@ Result<std::optional<nlohmann::json>> find_by_key(const DocumentStore& store,
                                                   std::string_view key);
 
 // Applies `change` to the documents `match` selects in `collection` (any owner): the documents
-// after the change, none when nothing matched (how a compare-and-set reads).
+// after the change, none when nothing matched (how a compare-and-set reads). `events` are raised
+// by the store for each changed document, in the write's transaction.
 Result<store::UpdateAnswer> update_where(const DocumentStore& store, std::string_view project,
                                          std::string_view collection, const nlohmann::json& match,
-                                         store::Change change);
+                                         store::Change change, store::Events events = {});
 
 }  // namespace opbase::auth

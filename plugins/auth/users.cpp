@@ -102,7 +102,10 @@ Result<json> Users::create(std::string_view project, const NewUser& user, int64_
   Result<bool> taken = take_claim(project, claim_key, user_key, now_ms);
   if (!taken) return taken.status();
   if (*taken) return Status(code::kEmailAlreadyExists, "an account with this e-mail exists");
-  if (Status inserted = store_.insert(project, {std::string(kUsers), {doc}}); !inserted) {
+  // user.signedup is raised by the store with the user document, in its transaction.
+  const store::Events signed_up{"user.signedup", "", "", ""};
+  if (Status inserted = store_.insert(project, {std::string(kUsers), {doc}, signed_up});
+      !inserted) {
     (void)release_claim(project, claim_key, user_key);
     return inserted;
   }

@@ -65,20 +65,6 @@ std::string known_key(std::string_view project, std::string_view collection) {
   return std::string(project) + "/" + std::string(collection);
 }
 
-// Each document's `_key` once, in order (an update's steps may touch one document twice).
-std::vector<std::string> keys_of(const std::vector<json>& documents) {
-  std::vector<std::string> keys;
-  std::unordered_set<std::string_view> seen;
-  keys.reserve(documents.size());
-  for (const json& doc : documents) {
-    const auto it = doc.find("_key");
-    if (it == doc.end() || !it->is_string()) continue;
-    const std::string& key = it->get_ref<const std::string&>();
-    if (seen.insert(key).second) keys.push_back(key);
-  }
-  return keys;
-}
-
 json answer_documents(std::vector<json> documents) {
   json out = json::array();
   for (json& doc : documents) out.push_back(with_updated_at(std::move(doc)));
@@ -121,15 +107,11 @@ Status CollectionOps::require_collection(std::string_view project, const std::st
   return Status::ok();
 }
 
-void CollectionOps::publish(const Request& request, std::string_view type,
-                            const std::string& collection,
-                            const std::vector<std::string>& keys) const {
-  for (const std::string& key : keys) {
-    if (Status s = host_.publish(type, request.project_id, {{"_key", key}, {"collection", collection}});
-        !s) {
-      host_.warn("event " + std::string(type) + " not published: " + s.message());
-    }
-  }
+// One event per document (DECISIONS 38), raised by the store in the write's own transaction,
+// so no crash can keep a change and lose its event.
+store::Events CollectionOps::events_of(std::string on_insert, std::string on_change,
+                                       const std::string& collection) {
+  return store::Events{std::move(on_insert), std::move(on_change), collection, ""};
 }
 
 void CollectionOps::purge_if_due(std::string_view project, bool force) {
@@ -322,7 +304,7 @@ Result<Reply> CollectionOps::insert_documents(const Request& request, const std:
     return Status::validation("too many documents in one insert",
                               {{"limit", settings_.max_batch}, {"size", n}});
   }
-  store::InsertRequest insert{collection, {}};
+  store::InsertRequest insert{collection, {}, events_of("document.created", "", collection)};
   const int64_t now = host_.now_ms();
   for (std::size_t i = 0; i < n; ++i) {
     auto doc = new_document(batch ? data[i] : data, *owner, now, settings_.max_document_bytes,
@@ -335,7 +317,6 @@ Result<Reply> CollectionOps::insert_documents(const Request& request, const std:
     std::unique_lock lock(known_mutex_);
     known_collections_.insert(known_key(request.project_id, collection));
   }
-  publish(request, "document.created", collection, keys_of(insert.documents));
   return Reply(answer_documents(std::move(insert.documents)));
 }
 
@@ -370,7 +351,8 @@ Result<Reply> CollectionOps::update(const Request& request) {
     return missing("data", "an object or an array of objects");
   }
   const int64_t now = host_.now_ms();
-  store::UpdateRequest update{*collection, scope_of(request), {}};
+  store::UpdateRequest update{
+      *collection, scope_of(request), {}, events_of("", "document.updated", *collection)};
   auto add_step = [&](query::Match match, json fields, int64_t index) -> Status {
     const auto size = static_cast<int64_t>(fields.dump().size());
     if (size > settings_.max_document_bytes) {
@@ -417,7 +399,6 @@ Result<Reply> CollectionOps::update(const Request& request) {
   if (Status s = require_collection(request.project_id, *collection); !s) return s;
   auto updated = store_.update(request.project_id, update);
   if (!updated) return updated.status();
-  publish(request, "document.updated", *collection, keys_of(updated->documents));
   return Reply(answer_documents(std::move(updated->documents)));
 }
 
@@ -436,16 +417,15 @@ Result<Reply> CollectionOps::upsert(const Request& request) {
   if (!change) return change.status();
   auto doc = new_document(*insert, owner_of(request), now, settings_.max_document_bytes, -1);
   if (!doc) return doc.status();
-  auto result = store_.upsert(request.project_id, {*collection, scope_of(request),
-                                                   std::move(*match), std::move(*change),
-                                                   std::move(*doc)});
+  auto result = store_.upsert(
+      request.project_id,
+      {*collection, scope_of(request), std::move(*match), std::move(*change), std::move(*doc),
+       events_of("document.created", "document.updated", *collection)});
   if (!result) return result.status();
   if (result->inserted) {
     std::unique_lock lock(known_mutex_);
     known_collections_.insert(known_key(request.project_id, *collection));
   }
-  publish(request, result->inserted ? "document.created" : "document.updated", *collection,
-          keys_of({result->document}));
   json data = json::array({with_updated_at(std::move(result->document))});
   return Reply(std::move(data)).with_meta({{"upserted", result->inserted}});
 }
@@ -461,11 +441,11 @@ Result<Reply> CollectionOps::move_state(const Request& request, store::State to,
   if (Status s = require_collection(request.project_id, *collection); !s) return s;
   purge_if_due(request.project_id, false);
   const std::string ref = new_ref();
-  auto moved = store_.change_state(
-      request.project_id, {*collection, scope_of(request), std::move(*match),
-                           store::State::kActive, to, ref, host_.now_ms()});
+  auto moved =
+      store_.change_state(request.project_id, {*collection, scope_of(request), std::move(*match),
+                                               store::State::kActive, to, ref, host_.now_ms(),
+                                               events_of("", std::string(event), *collection)});
   if (!moved) return moved.status();
-  publish(request, event, *collection, moved->keys);
   return Reply({{"_ref", ref}});
 }
 
@@ -489,10 +469,10 @@ Result<Reply> CollectionOps::restore(const Request& request) {
   }
   if (Status s = require_collection(request.project_id, *collection); !s) return s;
   purge_if_due(request.project_id, true);  // a _ref past the retention restores nothing
-  auto restored = store_.restore(request.project_id,
-                                 {*collection, scope_of(request), ref->get<std::string>()});
+  auto restored =
+      store_.restore(request.project_id, {*collection, scope_of(request), ref->get<std::string>(),
+                                          events_of("", "document.updated", *collection)});
   if (!restored) return restored.status();
-  publish(request, "document.updated", *collection, restored->keys);
   return Reply({{"data", !restored->keys.empty()}});
 }
 

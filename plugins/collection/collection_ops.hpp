@@ -39,8 +39,8 @@ class CollectionOps {
   Status require_collection(std::string_view project, const std::string& collection);
   Result<Reply> move_state(const Request& request, store::State to, std::string_view event);
   void purge_if_due(std::string_view project, bool force);
-  void publish(const Request& request, std::string_view type, const std::string& collection,
-               const std::vector<std::string>& keys) const;
+  static store::Events events_of(std::string on_insert, std::string on_change,
+                                 const std::string& collection);
   Result<store::FindAnswer> find_with_lookup(const Request& request, store::FindRequest query,
                                              const nlohmann::json& lookup,
                                              const query::Match& filter,

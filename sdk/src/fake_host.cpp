@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 
 #include "opbase/answer_rules.hpp"
 #include "opbase/event_pattern.hpp"
@@ -56,6 +57,8 @@ struct FakeHost::State {
   mutable std::mutex mu;  // guards published and log
   std::vector<PublishedEvent> published;
   std::vector<std::string> log;
+  std::vector<std::string> durable;
+  std::map<std::string, double, std::less<>> metrics;  // guarded by mu
 
   static State* of(opbase_plugin* p) { return reinterpret_cast<State*>(p); }
   opbase_plugin* handle() { return reinterpret_cast<opbase_plugin*>(this); }
@@ -200,6 +203,42 @@ void fake_log(opbase_plugin* p, opbase_log_level level, opbase_str message) {
 
 int64_t fake_now_ms(opbase_plugin* p) { return State::of(p)->now_ms.load(); }
 
+opbase_rc fake_subscribe_durable(opbase_plugin* p, opbase_str type) {
+  State* s = State::of(p);
+  if (!s->in_init) return s->refuse("subscribe_durable outside init");
+  if (!events::valid_pattern(view(type))) {
+    return s->refuse("durable subscription '" + std::string(view(type)) + "' is not a pattern");
+  }
+  s->durable.emplace_back(view(type));
+  return OPBASE_RC_OK;
+}
+
+// Metric names follow the daemon's rule: lowercase letters, digits and '_', 1-64 bytes.
+bool metric_name_ok(std::string_view name) {
+  return !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+opbase_rc fake_metric(opbase_plugin* p, opbase_str name, double value, bool add) {
+  if (!metric_name_ok(view(name)) || !std::isfinite(value)) return OPBASE_RC_REFUSED;
+  State* s = State::of(p);
+  std::lock_guard lock(s->mu);
+  double& slot = s->metrics[std::string(view(name))];
+  slot = add ? slot + value : value;
+  return OPBASE_RC_OK;
+}
+
+opbase_rc fake_metric_add(opbase_plugin* p, opbase_str name, double amount) {
+  return amount < 0 ? OPBASE_RC_REFUSED : fake_metric(p, name, amount, true);
+}
+opbase_rc fake_metric_set(opbase_plugin* p, opbase_str name, double value) {
+  return fake_metric(p, name, value, false);
+}
+opbase_rc fake_metric_observe(opbase_plugin* p, opbase_str name, double seconds) {
+  return seconds < 0 ? OPBASE_RC_REFUSED : fake_metric(p, name, 1, true);
+}
+
 const opbase_host_api kFakeApi = {
     sizeof(opbase_host_api),
     OPBASE_ABI_MAJOR,
@@ -215,6 +254,10 @@ const opbase_host_api kFakeApi = {
     &fake_config_get,
     &fake_log,
     &fake_now_ms,
+    &fake_subscribe_durable,
+    &fake_metric_add,
+    &fake_metric_set,
+    &fake_metric_observe,
 };
 
 CallResult to_result(const FakeResponse& r, opbase_rc rc) {
@@ -349,6 +392,15 @@ std::vector<PublishedEvent> FakeHost::published() const {
 std::vector<std::string> FakeHost::log_lines() const {
   std::lock_guard lock(state_->mu);
   return state_->log;
+}
+
+std::vector<std::string> FakeHost::durable_patterns() const { return state_->durable; }
+
+std::optional<double> FakeHost::metric(std::string_view name) const {
+  std::lock_guard lock(state_->mu);
+  const auto it = state_->metrics.find(name);
+  if (it == state_->metrics.end()) return std::nullopt;
+  return it->second;
 }
 
 std::vector<std::string> FakeHost::op_names() const {

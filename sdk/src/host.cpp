@@ -64,6 +64,18 @@ Status Host::publish(std::string_view type, std::string_view project_id,
   return Status::ok();
 }
 
+void Host::count(std::string_view name, double amount) const {
+  if (api_->abi_minor >= 1) (void)api_->metric_add(plugin_, str(name), amount);
+}
+
+void Host::gauge(std::string_view name, double value) const {
+  if (api_->abi_minor >= 1) (void)api_->metric_set(plugin_, str(name), value);
+}
+
+void Host::observe_seconds(std::string_view name, double seconds) const {
+  if (api_->abi_minor >= 1) (void)api_->metric_observe(plugin_, str(name), seconds);
+}
+
 std::optional<std::string> Host::config(std::string_view key) const {
   std::string value;
   if (api_->config_get(plugin_, str(key), &keep_config_value, &value) != OPBASE_RC_OK) {

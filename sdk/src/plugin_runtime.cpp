@@ -230,6 +230,19 @@ Status Registrar::subscribe(std::string_view event_type, EventHandler handler) {
   return Status::ok();
 }
 
+Status Registrar::subscribe_durable(std::string_view event_type) {
+  const Host& host = *runtime_->host;
+  if (host.abi_minor() < 1) {
+    return keep(Status::internal("this host (ABI 1." + std::to_string(host.abi_minor()) +
+                                 ") keeps no events durably; it needs ABI 1.1"));
+  }
+  if (host.api().subscribe_durable(host.plugin(), str(event_type)) != OPBASE_RC_OK) {
+    return keep(Status::internal("durable subscription to " + std::string(event_type) +
+                                 " was refused by the host"));
+  }
+  return Status::ok();
+}
+
 namespace sdk_detail {
 
 const opbase_plugin_descriptor* make_descriptor(opbase_plugin_descriptor* storage, const char* name,

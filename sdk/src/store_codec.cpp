@@ -3,6 +3,7 @@
 #include <exception>
 #include <limits>
 
+#include "opbase/event_pattern.hpp"
 #include "opbase/store.hpp"
 
 namespace opbase::store {
@@ -85,6 +86,43 @@ Status decode_head(const json& wire, std::string* collection, Scope* scope = nul
     auto decoded = decode_match(wire);
     if (!decoded) return decoded.status();
     *match = std::move(*decoded);
+  }
+  return Status::ok();
+}
+
+json events_json(const Events& events) {
+  return {{"on_insert", events.on_insert},
+          {"on_change", events.on_change},
+          {"collection", events.collection},
+          {"key", events.key}};
+}
+
+// Only requests that raise events carry the field.
+void put_events(json& out, const Events& events) {
+  if (!events.empty()) out["events"] = events_json(events);
+}
+
+// An event type as publish takes it: an exact type, no pattern.
+bool valid_event_type(const std::string& type) {
+  return type.empty() ||
+         (type.size() <= 128 && type.find('*') == std::string::npos && events::valid_pattern(type));
+}
+
+// "events": {"on_insert", "on_change", "collection", "key"}, each a string, all optional.
+Status decode_events(const json& wire, Events* events) {
+  const auto it = wire.find("events");
+  if (it == wire.end()) return Status::ok();
+  if (!it->is_object()) return bad_field("events", "must be an object");
+  for (auto [name, field] :
+       {std::pair{"on_insert", &events->on_insert}, std::pair{"on_change", &events->on_change},
+        std::pair{"collection", &events->collection}, std::pair{"key", &events->key}}) {
+    auto value = it->find(name);
+    if (value == it->end()) continue;
+    if (!value->is_string()) return bad_field("events", "fields must be strings");
+    *field = value->get<std::string>();
+  }
+  if (!valid_event_type(events->on_insert) || !valid_event_type(events->on_change)) {
+    return bad_field("events", "types must be event types such as document.created");
   }
   return Status::ok();
 }
@@ -237,11 +275,15 @@ std::string sort_to_text(const std::vector<query::SortKey>& sort) {
 }
 
 json encode(const InsertRequest& r) {
-  return {{"collection", r.collection}, {"documents", r.documents}};
+  json out = {{"collection", r.collection}, {"documents", r.documents}};
+  put_events(out, r.events);
+  return out;
 }
 
 std::string encode_text(const InsertRequest& r) {
-  std::string out = "{\"collection\":" + json(r.collection).dump() + ",\"documents\":[";
+  std::string out = "{\"collection\":" + json(r.collection).dump();
+  if (!r.events.empty()) out += ",\"events\":" + events_json(r.events).dump();
+  out += ",\"documents\":[";
   for (std::size_t i = 0; i < r.documents.size(); ++i) {
     if (i) out.push_back(',');
     out += r.documents[i].dump();
@@ -279,6 +321,7 @@ json encode(const UpdateRequest& r) {
   }
   json out = {{"collection", r.collection}, {"steps", std::move(steps)}};
   put_scope(out, r.scope);
+  put_events(out, r.events);
   return out;
 }
 
@@ -288,6 +331,7 @@ json encode(const UpsertRequest& r) {
               {"change", change_json(r.change)},
               {"insert", r.insert}};
   put_scope(out, r.scope);
+  put_events(out, r.events);
   return out;
 }
 
@@ -296,12 +340,14 @@ json encode(const StateRequest& r) {
               {"from", state_name(r.from)},  {"to", state_name(r.to)},
               {"ref", r.ref},                {"at_ms", r.at_ms}};
   put_scope(out, r.scope);
+  put_events(out, r.events);
   return out;
 }
 
 json encode(const RestoreRequest& r) {
   json out = {{"collection", r.collection}, {"ref", r.ref}};
   put_scope(out, r.scope);
+  put_events(out, r.events);
   return out;
 }
 
@@ -313,6 +359,7 @@ Result<InsertRequest> decode_insert(json wire) {
   return guarded([&]() -> Result<InsertRequest> {
     InsertRequest r;
     if (Status s = decode_head(wire, &r.collection); !s) return s;
+    if (Status s = decode_events(wire, &r.events); !s) return s;
     const auto it = wire.find("documents");
     if (it == wire.end() || !it->is_array()) return bad_field("documents", "must be an array");
     r.documents.reserve(it->size());
@@ -378,6 +425,7 @@ Result<UpdateRequest> decode_update(const json& wire) {
   return guarded([&]() -> Result<UpdateRequest> {
     UpdateRequest r;
     if (Status s = decode_head(wire, &r.collection, &r.scope); !s) return s;
+    if (Status s = decode_events(wire, &r.events); !s) return s;
     const auto steps = wire.find("steps");
     if (steps == wire.end() || !steps->is_array()) return bad_field("steps", "must be an array");
     for (const json& step : *steps) {
@@ -397,6 +445,7 @@ Result<UpsertRequest> decode_upsert(const json& wire) {
   return guarded([&]() -> Result<UpsertRequest> {
     UpsertRequest r;
     if (Status s = decode_head(wire, &r.collection, &r.scope, &r.match); !s) return s;
+    if (Status s = decode_events(wire, &r.events); !s) return s;
     const auto change_it = wire.find("change");
     auto change = decode_change(change_it == wire.end() ? json::object() : *change_it);
     if (!change) return change.status();
@@ -414,6 +463,7 @@ Result<StateRequest> decode_state(const json& wire) {
   return guarded([&]() -> Result<StateRequest> {
     StateRequest r;
     if (Status s = decode_head(wire, &r.collection, &r.scope, &r.match); !s) return s;
+    if (Status s = decode_events(wire, &r.events); !s) return s;
     auto from = decode_state_field(wire, "from", State::kActive);
     if (!from) return from.status();
     auto to = decode_state_field(wire, "to", State::kDeleted);
@@ -435,6 +485,7 @@ Result<RestoreRequest> decode_restore(const json& wire) {
   return guarded([&]() -> Result<RestoreRequest> {
     RestoreRequest r;
     if (Status s = decode_head(wire, &r.collection, &r.scope); !s) return s;
+    if (Status s = decode_events(wire, &r.events); !s) return s;
     auto ref = decode_string(wire, "ref", false);
     if (!ref) return ref.status();
     r.ref = std::move(*ref);

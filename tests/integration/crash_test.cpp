@@ -1,7 +1,8 @@
 // Crash safety of the embedded store: inserts under load from several clients, `kill -9`, a
-// restart on the same files. Every insert that was acknowledged is there and intact, and every
-// batch is there entirely or not at all. Run with both storage.sqlite.synchronous settings: both
-// promise to survive the death of the daemon (only `full` also promises power loss).
+// restart on the same files. Every insert that was acknowledged is there and intact, with its
+// durable event (kept in the same transaction), and every batch is there entirely or not at all.
+// Run with both storage.sqlite.synchronous settings: both promise to survive the death of the
+// daemon (only `full` also promises power loss).
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -81,7 +82,8 @@ TEST_P(CrashSafety, AcknowledgedInsertsSurviveKill9) {
   TempDir storage;
   ASSERT_FALSE(storage.path().empty());
   DaemonOptions options;
-  options.plugins = {"collection", "auth"};
+  // probe keeps document.* events durably: each must survive exactly when its document does.
+  options.plugins = {"collection", "auth", "probe"};
   options.config = {{"storage.path", storage.path()},
                     {"storage.sqlite.synchronous", GetParam()},
                     {"auth.rate.signup_per_address", "off"}};
@@ -145,6 +147,33 @@ TEST_P(CrashSafety, AcknowledgedInsertsSurviveKill9) {
   }
   // Unacknowledged batches may or may not be there, but nothing else is.
   EXPECT_LE(per_batch.size(), ledger.batches_sent.size());
+
+  // The events were written in the documents' own transactions: one document.created for each
+  // stored document, none for a document that is not there.
+  std::map<std::string, int> created;
+  for (int offset = 0;; offset += 1000) {
+    HttpResponse r =
+        restarted->call({{"op", "probe.journal"}, {"offset", offset}, {"limit", 1000}});
+    ASSERT_EQ(r.status, 200) << r.describe();
+    const json page = r.json()["data"];
+    for (const json& event : page) {
+      if (event["type"] == "document.created" && event["data"]["collection"] == "load") {
+        ++created[event["data"]["_key"].get<std::string>()];
+      }
+    }
+    if (page.size() < 1000) break;
+  }
+  std::size_t without_event = 0, event_twice = 0;
+  for (const auto& [key, doc] : stored) {
+    const auto it = created.find(key);
+    if (it == created.end())
+      ++without_event;
+    else if (it->second != 1)
+      ++event_twice;
+  }
+  EXPECT_EQ(without_event, 0u) << "stored documents without their document.created event";
+  EXPECT_EQ(event_twice, 0u);
+  EXPECT_EQ(created.size(), stored.size()) << "events for documents that are not stored";
   std::cout << "acknowledged " << ledger.acknowledged.size() << " documents in "
             << ledger.acknowledged_batches << " batches; stored after restart " << stored.size()
             << "\n";

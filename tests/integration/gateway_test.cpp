@@ -564,6 +564,33 @@ TEST_F(Gateway, MetricsCountRequestsByOpAndCode) {
       << scrape.header("Content-Type");
 }
 
+TEST_F(Gateway, PluginMetricsAppearUnderThePluginsNameAndKeepTheirKind) {
+  auto record = [&](std::string kind, std::string name, double value) {
+    return daemon_->call(
+        {{"op", "probe.metric"}, {"kind", kind}, {"name", name}, {"value", value}});
+  };
+  ASSERT_EQ(record("count", "things_total", 2).status, 200);
+  ASSERT_EQ(record("count", "things_total", 3).status, 200);
+  ASSERT_EQ(record("gauge", "queue_depth", 7).status, 200);
+  ASSERT_EQ(record("gauge", "queue_depth", 4).status, 200);
+  ASSERT_EQ(record("seconds", "wait_seconds", 0.003).status, 200);
+  ASSERT_EQ(record("seconds", "wait_seconds", 0.2).status, 200);
+  // Refused, and nothing recorded: another kind for a known name, a bad name, a negative count.
+  ASSERT_EQ(record("gauge", "things_total", 100).status, 200);
+  ASSERT_EQ(record("count", "Bad-Name", 1).status, 200);
+  ASSERT_EQ(record("count", "things_total", -1).status, 200);
+
+  EXPECT_EQ(daemon_->metric("opbase_probe_things_total"), 5);
+  EXPECT_EQ(daemon_->metric("opbase_probe_queue_depth"), 4);
+  EXPECT_EQ(daemon_->metric("opbase_probe_wait_seconds_count"), 2);
+  EXPECT_EQ(daemon_->metric(R"(opbase_probe_wait_seconds_bucket{le="0.005"})"), 1);
+  EXPECT_EQ(daemon_->metric(R"(opbase_probe_wait_seconds_bucket{le="+Inf"})"), 2);
+  const std::string scrape = daemon_->request("GET", "/metrics").body;
+  EXPECT_TRUE(contains(scrape, "# TYPE opbase_probe_things_total counter")) << scrape;
+  EXPECT_TRUE(contains(scrape, "# TYPE opbase_probe_wait_seconds histogram"));
+  EXPECT_FALSE(contains(scrape, "Bad-Name"));
+}
+
 // ---- robustness ----
 
 // A deeply nested body is valid JSON; it must not take the daemon down (a recursive copy or

@@ -49,12 +49,24 @@ class StoreBackedHost {
                                          const nlohmann::json& in) -> Result<nlohmann::json> {
                               auto store = driver_.open(project);
                               if (!store) return store.status();
-                              return host::call_store_service(**store, ns_, name, in);
+                              // Events of writes reach the fake host's published list, and
+                              // the plugin's durable patterns journal into its namespace.
+                              const host::StoreEventSink sink{
+                                  std::string(project), &durable_,
+                                  [this](const host::BusEvent& e) {
+                                    (void)host().publish(e.type, e.project_id,
+                                                         nlohmann::json::parse(e.payload));
+                                  },
+                                  now_ms()};
+                              return host::call_store_service(**store, ns_, name, in, &sink);
                             });
     }
     const Status loaded = fake_.load(opbase_plugin_entry());
     EXPECT_TRUE(loaded.is_ok()) << loaded.to_string();
   }
+
+  // Journals events of `pattern` into the plugin's namespace, as subscribe_durable would.
+  void keep_events_durably(std::string pattern) { durable_.add(ns_, std::move(pattern)); }
 
   const Host& host() const { return *store_backed_detail::g_host; }
   testing::FakeHost& fake() { return fake_; }
@@ -75,6 +87,7 @@ class StoreBackedHost {
 
  private:
   std::string ns_;
+  host::DurableSubscriptions durable_;
   host::MemoryDriver driver_;
   testing::FakeHost fake_;  // after driver_: the plugin stops before the store goes
 };

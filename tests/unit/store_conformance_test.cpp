@@ -867,6 +867,108 @@ TEST_P(StoreConformance, CollectionExistsFromItsFirstInsertOn) {
   EXPECT_FALSE(exists(kNs, "ce2"));
 }
 
+// ---- events of writes (store.hpp Events): journaled with the write, one per document ----
+
+// The journal documents `plugin` holds, oldest first.
+std::vector<json> journal_of(ProjectStore& store, const std::string& plugin) {
+  store::FindRequest request{
+      std::string(store::kEventsCollection), Scope::everyone(), State::kActive, {}, {}};
+  request.sort = *query::parse_sort("_created_at asc, type asc", store::wire_parse_options());
+  request.limit = -1;
+  auto found = store.find(plugin, request);
+  EXPECT_TRUE(found) << found.status().to_string();
+  return found ? found->documents : std::vector<json>{};
+}
+
+opbase::host::WriteEvents events_for(const std::string& on_insert, const std::string& on_change,
+                                     int64_t now_ms) {
+  return opbase::host::WriteEvents("p", {on_insert, on_change, "c", ""}, {"hooks", "audit"},
+                                   {"hooks"}, now_ms);
+}
+
+TEST_P(StoreConformance, WritesJournalTheirEventsForEachDurableSubscriber) {
+  auto created = events_for("document.created", "", 1000);
+  ASSERT_TRUE(
+      store_->insert(kNs, {"c", docs(R"([{"_key":"a","n":1},{"_key":"b","n":2}])")}, &created));
+  EXPECT_EQ(created.raised().size(), 2u);
+  std::vector<json> hooks = journal_of(*store_, "hooks");
+  ASSERT_EQ(hooks.size(), 2u);
+  std::set<std::string> keys;
+  for (const json& e : hooks) {
+    EXPECT_EQ(e["type"], "document.created");
+    EXPECT_EQ(e["project"], "p");
+    EXPECT_EQ(e["time_ms"], 1000);
+    EXPECT_EQ(e["data"]["collection"], "c");
+    EXPECT_EQ(e["_key"], e["id"].get<std::string>() + ".hooks");
+    keys.insert(e["data"]["_key"].get<std::string>());
+  }
+  EXPECT_EQ(keys, (std::set<std::string>{"a", "b"}));
+  // The same event has the same id for every subscriber, in its own namespace.
+  std::vector<json> audit = journal_of(*store_, "audit");
+  ASSERT_EQ(audit.size(), 2u);
+  std::set<std::string> ids = {hooks[0]["id"], hooks[1]["id"]};
+  EXPECT_EQ(ids, (std::set<std::string>{audit[0]["id"], audit[1]["id"]}));
+  EXPECT_EQ(find_keys("c", "{}"), (Keys{"a", "b"}));
+
+  // An update whose two steps change one document raises one event for it.
+  auto updated = events_for("", "document.updated", 2000);
+  store::UpdateRequest update{"c", Scope::everyone(), {}};
+  update.steps.push_back({M(R"({"_key":"a"})"), {J(R"({"n":5})")}});
+  update.steps.push_back({M(R"({"n:$gte":2})"), {J(R"({"seen":true})")}});
+  ASSERT_TRUE(store_->update(kNs, update, &updated));
+  hooks = journal_of(*store_, "hooks");
+  ASSERT_EQ(hooks.size(), 4u);
+  EXPECT_EQ(hooks[2]["type"], "document.updated");
+  std::set<std::string> updated_keys = {hooks[2]["data"]["_key"], hooks[3]["data"]["_key"]};
+  EXPECT_EQ(updated_keys, (std::set<std::string>{"a", "b"}));
+  EXPECT_EQ(journal_of(*store_, "audit").size(), 2u) << "audit keeps only document.created";
+
+  auto deleted = events_for("", "document.deleted", 3000);
+  auto moved = store_->change_state(
+      kNs,
+      {"c", Scope::everyone(), M(R"({"_key":"b"})"), State::kActive, State::kDeleted, "r1", 3000},
+      &deleted);
+  ASSERT_TRUE(moved);
+  auto restored_events = events_for("", "document.updated", 4000);
+  ASSERT_TRUE(store_->restore(kNs, {"c", Scope::everyone(), "r1"}, &restored_events));
+  auto upserted = events_for("document.created", "document.updated", 5000);
+  store::UpsertRequest upsert{
+      "c", Scope::everyone(), M(R"({"n":99})"), {J(R"({"x":1})")}, J(R"({"_key":"z","n":99})")};
+  ASSERT_TRUE(store_->upsert(kNs, upsert, &upserted));
+  hooks = journal_of(*store_, "hooks");
+  ASSERT_EQ(hooks.size(), 7u);
+  EXPECT_EQ(hooks[4]["type"], "document.deleted");
+  EXPECT_EQ(hooks[4]["data"]["_key"], "b");
+  EXPECT_EQ(hooks[5]["type"], "document.updated");
+  EXPECT_EQ(hooks[5]["data"]["_key"], "b");
+  EXPECT_EQ(hooks[6]["type"], "document.created");
+  EXPECT_EQ(hooks[6]["data"]["_key"], "z");
+}
+
+TEST_P(StoreConformance, AFailedWriteJournalsNothing) {
+  insert("c", R"([{"_key":"taken"}])");
+  auto events = events_for("document.created", "", 1000);
+  Status failed = store_->insert(kNs, {"c", docs(R"([{"_key":"new"},{"_key":"taken"}])")}, &events);
+  EXPECT_EQ(failed.code(), store::kDuplicateKey);
+  EXPECT_TRUE(journal_of(*store_, "hooks").empty());
+  auto change = events_for("", "document.updated", 1000);
+  store::UpdateRequest bad{"c", Scope::everyone(), {}};
+  bad.steps.push_back({M(R"({"_key":"taken"})"), {{}, J(R"({"n":1})")}});
+  bad.steps.push_back({M(R"({"_key":"taken"})"), {J(R"({"n.deep":1})")}});  // n is a number
+  EXPECT_FALSE(store_->update(kNs, bad, &change));
+  EXPECT_TRUE(journal_of(*store_, "hooks").empty());
+}
+
+TEST_P(StoreConformance, AFixedEventKeyNamesTheSubjectInsteadOfTheDocument) {
+  opbase::host::WriteEvents events("p", {"user.signedin", "", "", "user-7"}, {"hooks"}, {}, 10);
+  ASSERT_TRUE(store_->insert(kNs, {"sessions", docs(R"([{"_key":"s1"}])")}, &events));
+  const std::vector<json> hooks = journal_of(*store_, "hooks");
+  ASSERT_EQ(hooks.size(), 1u);
+  EXPECT_EQ(hooks[0]["data"], J(R"({"_key":"user-7"})"));  // no collection for user events
+  ASSERT_EQ(events.raised().size(), 1u);
+  EXPECT_EQ(J(events.raised()[0].payload), J(R"({"_key":"user-7"})"));
+}
+
 TEST_P(StoreConformance, ProjectsOpenedTwiceShareDataAndStayApartFromOthers) {
   std::filesystem::create_directories(dir_ + "/shared");
   auto driver = make_driver(GetParam(), dir_ + "/shared", {});

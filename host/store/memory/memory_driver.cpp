@@ -112,9 +112,20 @@ bool selects(const Selection& s, const Record& r) {
 
 class MemoryStore : public ProjectStore {
  public:
-  Status insert(std::string_view ns, const store::InsertRequest& request) override {
+  using ProjectStore::change_state;
+  using ProjectStore::insert;
+  using ProjectStore::restore;
+  using ProjectStore::update;
+  using ProjectStore::upsert;
+
+  Status insert(std::string_view ns, const store::InsertRequest& request,
+                WriteEvents* events) override {
     std::unique_lock lock(mutex_);
-    return insert_locked(ns, request.collection, request.documents);
+    if (Status s = insert_locked(ns, request.collection, request.documents); !s) return s;
+    if (events == nullptr) return Status::ok();
+    std::vector<std::string> keys;
+    for (const json& doc : request.documents) keys.push_back(doc["_key"].get<std::string>());
+    return journal_locked(events, keys, {});
   }
 
   Result<store::FindAnswer> find(std::string_view ns, const store::FindRequest& request) override {
@@ -137,8 +148,8 @@ class MemoryStore : public ProjectStore {
         select({ns, request.collection, request.scope, request.state, request.match}).size());
   }
 
-  Result<store::UpdateAnswer> update(std::string_view ns,
-                                     const store::UpdateRequest& request) override {
+  Result<store::UpdateAnswer> update(std::string_view ns, const store::UpdateRequest& request,
+                                     WriteEvents* events) override {
     std::unique_lock lock(mutex_);
     // Changed copies by `_key`: later steps see earlier steps' changes; committed at the end.
     std::map<std::string, json, std::less<>> staged;
@@ -160,16 +171,24 @@ class MemoryStore : public ProjectStore {
       }
     }
     for (auto& [key, doc] : staged) commit(records_.find(key)->second, std::move(doc));
+    if (events != nullptr) {
+      std::vector<std::string> keys;
+      for (const json& doc : answer.documents) keys.push_back(doc["_key"].get<std::string>());
+      if (Status s = journal_locked(events, {}, keys); !s) return s;
+    }
     return answer;
   }
 
-  Result<store::UpsertAnswer> upsert(std::string_view ns,
-                                     const store::UpsertRequest& request) override {
+  Result<store::UpsertAnswer> upsert(std::string_view ns, const store::UpsertRequest& request,
+                                     WriteEvents* events) override {
     std::unique_lock lock(mutex_);
     auto chosen = select({ns, request.collection, request.scope, State::kActive, request.match});
     if (chosen.empty()) {
       if (Status inserted = insert_locked(ns, request.collection, {request.insert}); !inserted) {
         return inserted;
+      }
+      if (Status s = journal_locked(events, {request.insert["_key"].get<std::string>()}, {}); !s) {
+        return s;
       }
       return store::UpsertAnswer{request.insert, true};
     }
@@ -178,11 +197,12 @@ class MemoryStore : public ProjectStore {
     if (Status applied = apply_checked(changed, request.change); !applied) return applied;
     Record& record = records_.find(changed["_key"].get<std::string>())->second;
     commit(record, changed);
+    if (Status s = journal_locked(events, {}, {changed["_key"].get<std::string>()}); !s) return s;
     return store::UpsertAnswer{std::move(changed), false};
   }
 
-  Result<store::KeysAnswer> change_state(std::string_view ns,
-                                         const store::StateRequest& request) override {
+  Result<store::KeysAnswer> change_state(std::string_view ns, const store::StateRequest& request,
+                                         WriteEvents* events) override {
     std::unique_lock lock(mutex_);
     const Selection selection{ns, request.collection, request.scope, request.from, request.match};
     store::KeysAnswer answer;
@@ -193,11 +213,12 @@ class MemoryStore : public ProjectStore {
       record.state_ms = request.at_ms;
       answer.keys.push_back(key);
     }
+    if (Status s = journal_locked(events, {}, answer.keys); !s) return s;
     return answer;
   }
 
-  Result<store::KeysAnswer> restore(std::string_view ns,
-                                    const store::RestoreRequest& request) override {
+  Result<store::KeysAnswer> restore(std::string_view ns, const store::RestoreRequest& request,
+                                    WriteEvents* events) override {
     std::unique_lock lock(mutex_);
     store::KeysAnswer answer;
     for (auto& [key, record] : records_) {
@@ -210,6 +231,7 @@ class MemoryStore : public ProjectStore {
       record.ref.clear();
       answer.keys.push_back(key);
     }
+    if (Status s = journal_locked(events, {}, answer.keys); !s) return s;
     return answer;
   }
 
@@ -249,6 +271,22 @@ class MemoryStore : public ProjectStore {
       records_.emplace(doc["_key"].get<std::string>(), std::move(record));
     }
     if (!documents.empty()) collections_.insert({std::string(ns), collection});
+    return Status::ok();
+  }
+
+  // The write's journal records, under the same lock as the write. Their keys are random and
+  // new, so the insert cannot fail on a taken key and leave the write without them.
+  Status journal_locked(WriteEvents* events, const std::vector<std::string>& inserted,
+                        const std::vector<std::string>& changed) {
+    if (events == nullptr) return Status::ok();
+    events->report(inserted, changed);
+    for (const JournalRecord& record : events->records()) {
+      if (Status s =
+              insert_locked(record.ns, std::string(store::kEventsCollection), {record.document});
+          !s) {
+        return s;
+      }
+    }
     return Status::ok();
   }
 

@@ -116,8 +116,21 @@ class MongoProjectStore : public ProjectStore {
     return documents.database_command(mongo::index_command(indexes).get());
   }
 
-  Status insert(std::string_view ns, const store::InsertRequest& request) override {
-    return guarded([&] { return insert_documents(ns, request.collection, request.documents); });
+  using ProjectStore::change_state;
+  using ProjectStore::insert;
+  using ProjectStore::restore;
+  using ProjectStore::update;
+  using ProjectStore::upsert;
+
+  Status insert(std::string_view ns, const store::InsertRequest& request,
+                WriteEvents* events) override {
+    return guarded([&] {
+      if (Status s = insert_documents(ns, request.collection, request.documents); !s) return s;
+      if (events == nullptr) return Status::ok();
+      std::vector<std::string> keys;
+      for (const json& doc : request.documents) keys.push_back(doc.at("_key").get<std::string>());
+      return journal(events, keys, {});
+    });
   }
 
   Result<store::FindAnswer> find(std::string_view ns, const store::FindRequest& request) override {
@@ -153,8 +166,8 @@ class MongoProjectStore : public ProjectStore {
     });
   }
 
-  Result<store::UpdateAnswer> update(std::string_view ns,
-                                     const store::UpdateRequest& request) override {
+  Result<store::UpdateAnswer> update(std::string_view ns, const store::UpdateRequest& request,
+                                     WriteEvents* events) override {
     return guarded([&]() -> Result<store::UpdateAnswer> {
       Collection documents = docs();
       std::map<std::string, json> changed;  // _key -> the document after the steps so far
@@ -171,14 +184,19 @@ class MongoProjectStore : public ProjectStore {
       for (const auto& [key, doc] : changed) {
         if (Status s = write_back(documents, ns, request.collection, key, doc); !s) return s;
       }
+      if (events != nullptr) {
+        std::vector<std::string> keys;
+        for (const json& doc : answer.documents) keys.push_back(doc.at("_key").get<std::string>());
+        if (Status s = journal(events, {}, keys); !s) return s;
+      }
       return answer;
     });
   }
 
   // Not atomic across daemons: two daemons may both find nothing and both insert (the second
   // then fails with DUPLICATE_KEY when `insert` has the same `_key`).
-  Result<store::UpsertAnswer> upsert(std::string_view ns,
-                                     const store::UpsertRequest& request) override {
+  Result<store::UpsertAnswer> upsert(std::string_view ns, const store::UpsertRequest& request,
+                                     WriteEvents* events) override {
     return guarded([&]() -> Result<store::UpsertAnswer> {
       auto filter = mongo::selection_filter(ns, request.collection, request.scope,
                                             store::State::kActive, request.match);
@@ -190,6 +208,9 @@ class MongoProjectStore : public ProjectStore {
       if (!found) return found.status();
       if (found->empty()) {
         if (Status s = insert_documents(ns, request.collection, {request.insert}); !s) return s;
+        if (Status s = journal(events, {request.insert.at("_key").get<std::string>()}, {}); !s) {
+          return s;
+        }
         return store::UpsertAnswer{request.insert, true};
       }
       json doc = std::move(found->front());
@@ -197,22 +218,26 @@ class MongoProjectStore : public ProjectStore {
       Collection documents = docs();
       const std::string key = doc.at("_key").get<std::string>();
       if (Status s = write_back(documents, ns, request.collection, key, doc); !s) return s;
+      if (Status s = journal(events, {}, {key}); !s) return s;
       return store::UpsertAnswer{std::move(doc), false};
     });
   }
 
-  Result<store::KeysAnswer> change_state(std::string_view ns,
-                                         const store::StateRequest& request) override {
+  Result<store::KeysAnswer> change_state(std::string_view ns, const store::StateRequest& request,
+                                         WriteEvents* events) override {
     return guarded([&]() -> Result<store::KeysAnswer> {
       auto filter = mongo::selection_filter(ns, request.collection, request.scope, request.from,
                                             request.match);
       if (!filter) return filter.status();
-      return move_keys(filter->get(), state_update(request).get());
+      auto moved = move_keys(filter->get(), state_update(request).get());
+      if (!moved) return moved;
+      if (Status s = journal(events, {}, moved->keys); !s) return s;
+      return moved;
     });
   }
 
-  Result<store::KeysAnswer> restore(std::string_view ns,
-                                    const store::RestoreRequest& request) override {
+  Result<store::KeysAnswer> restore(std::string_view ns, const store::RestoreRequest& request,
+                                    WriteEvents* events) override {
     return guarded([&]() -> Result<store::KeysAnswer> {
       BsonDoc filter;
       bson_t* f = filter.get();
@@ -225,7 +250,10 @@ class MongoProjectStore : public ProjectStore {
       BSON_APPEND_UTF8(&state, "$ne",
                        std::string(mongo::state_value(store::State::kActive)).c_str());
       bson_append_document_end(f, &state);
-      return move_keys(filter.get(), restore_update().get());
+      auto moved = move_keys(filter.get(), restore_update().get());
+      if (!moved) return moved;
+      if (Status s = journal(events, {}, moved->keys); !s) return s;
+      return moved;
     });
   }
 
@@ -264,6 +292,25 @@ class MongoProjectStore : public ProjectStore {
 
  private:
   Collection docs() { return Collection(*pool_, database_, mongo::kDocuments); }
+
+  // MongoDB without a replica set has no transaction across documents: the journal records go
+  // in right after the write, before it is acknowledged. A crash between the two loses the
+  // events of a write whose op never answered (docs/operations.md).
+  Status journal(WriteEvents* events, const std::vector<std::string>& inserted,
+                 const std::vector<std::string>& changed) {
+    if (events == nullptr) return Status::ok();
+    events->report(inserted, changed);
+    std::map<std::string, std::vector<json>> by_ns;
+    for (const JournalRecord& record : events->records()) {
+      by_ns[record.ns].push_back(record.document);
+    }
+    for (const auto& [ns, documents] : by_ns) {
+      if (Status s = insert_documents(ns, std::string(store::kEventsCollection), documents); !s) {
+        return s;
+      }
+    }
+    return Status::ok();
+  }
 
   static std::string marker_id(std::string_view ns, std::string_view collection) {
     return std::string(ns) + "/" + std::string(collection);

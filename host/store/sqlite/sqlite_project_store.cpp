@@ -135,6 +135,13 @@ Status move_rows(Connection& db, const std::vector<Row>& rows, store::State stat
   return Status::ok();
 }
 
+std::vector<std::string> keys_of(const std::vector<json>& documents) {
+  std::vector<std::string> keys;
+  keys.reserve(documents.size());
+  for (const json& doc : documents) keys.push_back(doc.at("_key").get<std::string>());
+  return keys;
+}
+
 std::vector<std::string> sorted_keys(const std::vector<Row>& rows) {
   std::vector<std::string> keys;
   keys.reserve(rows.size());
@@ -387,7 +394,24 @@ Status SqliteProjectStore::store_change(Connection& db, std::string_view ns,
   return write_index_rows(db, ns, collection, row.id, doc, /*replace=*/true);
 }
 
-Status SqliteProjectStore::insert(std::string_view ns, const store::InsertRequest& request) {
+Status SqliteProjectStore::journal(Connection& db, WriteEvents* events,
+                                   const std::vector<std::string>& inserted,
+                                   const std::vector<std::string>& changed) {
+  if (events == nullptr) return Status::ok();
+  events->report(inserted, changed);
+  for (const JournalRecord& record : events->records()) {
+    if (Status s = insert_one(db, record.ns, store::kEventsCollection, record.document,
+                              record.document.dump());
+        !s) {
+      return s;
+    }
+    if (Status s = note_collection(db, record.ns, store::kEventsCollection); !s) return s;
+  }
+  return Status::ok();
+}
+
+Status SqliteProjectStore::insert(std::string_view ns, const store::InsertRequest& request,
+                                  WriteEvents* events) {
   // Printed here, on the caller's thread: the one writer thread does only what must be serial.
   std::vector<std::string> texts;
   texts.reserve(request.documents.size());
@@ -397,12 +421,14 @@ Status SqliteProjectStore::insert(std::string_view ns, const store::InsertReques
       const json& doc = request.documents[i];
       if (Status s = insert_one(db, ns, request.collection, doc, std::move(texts[i])); !s) return s;
     }
-    return note_collection(db, ns, request.collection);
+    if (Status s = note_collection(db, ns, request.collection); !s) return s;
+    return events ? journal(db, events, keys_of(request.documents), {}) : Status::ok();
   });
 }
 
 Result<store::UpdateAnswer> SqliteProjectStore::update(std::string_view ns,
-                                                       const store::UpdateRequest& request) {
+                                                       const store::UpdateRequest& request,
+                                                       WriteEvents* events) {
   store::UpdateAnswer answer;
   const auto indexed = indexed_paths(ns, request.collection);
   Status status = writer_->run([&](Connection& db) {
@@ -419,14 +445,15 @@ Result<store::UpdateAnswer> SqliteProjectStore::update(std::string_view ns,
         answer.documents.push_back(std::move(*doc));
       }
     }
-    return Status::ok();
+    return events ? journal(db, events, {}, keys_of(answer.documents)) : Status::ok();
   });
   if (!status) return status;
   return answer;
 }
 
 Result<store::UpsertAnswer> SqliteProjectStore::upsert(std::string_view ns,
-                                                       const store::UpsertRequest& request) {
+                                                       const store::UpsertRequest& request,
+                                                       WriteEvents* events) {
   store::UpsertAnswer answer;
   const auto indexed = indexed_paths(ns, request.collection);
   Status status = writer_->run([&](Connection& db) -> Status {
@@ -439,20 +466,23 @@ Result<store::UpsertAnswer> SqliteProjectStore::upsert(std::string_view ns,
           !s) {
         return s;
       }
-      return note_collection(db, ns, request.collection);
+      if (Status s = note_collection(db, ns, request.collection); !s) return s;
+      return journal(db, events, keys_of({request.insert}), {});
     }
     auto doc = parse_doc(rows->front().doc);
     if (!doc) return doc.status();
     if (Status s = store::apply_change(*doc, request.change); !s) return s;
     answer = {*doc, false};
-    return store_change(db, ns, request.collection, rows->front(), *doc);
+    if (Status s = store_change(db, ns, request.collection, rows->front(), *doc); !s) return s;
+    return journal(db, events, {}, {rows->front().key});
   });
   if (!status) return status;
   return answer;
 }
 
 Result<store::KeysAnswer> SqliteProjectStore::change_state(std::string_view ns,
-                                                           const store::StateRequest& request) {
+                                                           const store::StateRequest& request,
+                                                           WriteEvents* events) {
   store::KeysAnswer answer;
   const auto indexed = indexed_paths(ns, request.collection);
   Status status = writer_->run([&](Connection& db) -> Status {
@@ -461,14 +491,15 @@ Result<store::KeysAnswer> SqliteProjectStore::change_state(std::string_view ns,
     if (!rows) return rows.status();
     if (Status s = move_rows(db, *rows, request.to, request.ref, request.at_ms); !s) return s;
     answer.keys = sorted_keys(*rows);
-    return Status::ok();
+    return journal(db, events, {}, answer.keys);
   });
   if (!status) return status;
   return answer;
 }
 
 Result<store::KeysAnswer> SqliteProjectStore::restore(std::string_view ns,
-                                                      const store::RestoreRequest& request) {
+                                                      const store::RestoreRequest& request,
+                                                      WriteEvents* events) {
   store::KeysAnswer answer;
   Status status = writer_->run([&](Connection& db) -> Status {
     const Target target{ns, request.collection, &request.scope, std::nullopt};
@@ -479,7 +510,7 @@ Result<store::KeysAnswer> SqliteProjectStore::restore(std::string_view ns,
     if (!rows) return rows.status();
     if (Status s = move_rows(db, *rows, store::State::kActive, nullptr, nullptr); !s) return s;
     answer.keys = sorted_keys(*rows);
-    return Status::ok();
+    return journal(db, events, {}, answer.keys);
   });
   if (!status) return status;
   return answer;

@@ -38,18 +38,24 @@ class SqliteProjectStore : public ProjectStore {
   static Result<std::shared_ptr<SqliteProjectStore>> open(StoreOptions options);
   ~SqliteProjectStore() override;
 
-  Status insert(std::string_view ns, const store::InsertRequest& request) override;
+  using ProjectStore::change_state;
+  using ProjectStore::insert;
+  using ProjectStore::restore;
+  using ProjectStore::update;
+  using ProjectStore::upsert;
+  Status insert(std::string_view ns, const store::InsertRequest& request,
+                WriteEvents* events) override;
   Result<store::FindAnswer> find(std::string_view ns, const store::FindRequest& request) override;
   Result<std::string> find_json(std::string_view ns, const store::FindRequest& request) override;
   Result<int64_t> count(std::string_view ns, const store::CountRequest& request) override;
-  Result<store::UpdateAnswer> update(std::string_view ns,
-                                     const store::UpdateRequest& request) override;
-  Result<store::UpsertAnswer> upsert(std::string_view ns,
-                                     const store::UpsertRequest& request) override;
-  Result<store::KeysAnswer> change_state(std::string_view ns,
-                                         const store::StateRequest& request) override;
-  Result<store::KeysAnswer> restore(std::string_view ns,
-                                    const store::RestoreRequest& request) override;
+  Result<store::UpdateAnswer> update(std::string_view ns, const store::UpdateRequest& request,
+                                     WriteEvents* events) override;
+  Result<store::UpsertAnswer> upsert(std::string_view ns, const store::UpsertRequest& request,
+                                     WriteEvents* events) override;
+  Result<store::KeysAnswer> change_state(std::string_view ns, const store::StateRequest& request,
+                                         WriteEvents* events) override;
+  Result<store::KeysAnswer> restore(std::string_view ns, const store::RestoreRequest& request,
+                                    WriteEvents* events) override;
   Result<int64_t> purge(std::string_view ns, const store::PurgeRequest& request) override;
   Result<bool> collection_exists(std::string_view ns, std::string_view collection) override;
   Status ping() override;
@@ -72,6 +78,9 @@ class SqliteProjectStore : public ProjectStore {
   Status insert_index_rows(Connection& db, const IndexSpec& spec, int64_t id, int64_t state,
                            const nlohmann::json& doc);
   // `text` is `doc` printed (done before the writer's turn, off its thread).
+  // Reports the write to `events` and inserts its journal records, inside the write's job.
+  Status journal(Connection& db, WriteEvents* events, const std::vector<std::string>& inserted,
+                 const std::vector<std::string>& changed);
   Status insert_one(Connection& db, std::string_view ns, std::string_view collection,
                     const nlohmann::json& doc, std::string text);
   Status note_collection(Connection& db, std::string_view ns, std::string_view collection);

@@ -34,7 +34,7 @@ extern "C" {
 #endif
 
 #define OPBASE_ABI_MAJOR 1
-#define OPBASE_ABI_MINOR 0
+#define OPBASE_ABI_MINOR 1
 
 /* The one symbol the host looks up in every plugin. */
 #define OPBASE_PLUGIN_ENTRY_SYMBOL "opbase_plugin_entry"
@@ -197,6 +197,26 @@ typedef struct opbase_host_api {
 
   /* The host clock: Unix time in milliseconds. Tests may run the host on a fake clock. */
   int64_t (*now_ms)(opbase_plugin* plugin);
+
+  /* ---- added in ABI 1.1 ---- */
+
+  /* Registration, only during init. Keeps, for this plugin, every event whose type matches
+   * `type` (as in subscribe) that a store write raises (store.hpp Events): each one becomes a
+   * document of this plugin's collection "_events" (store::kEventsCollection) in the project's
+   * store, written in the same transaction as the write on sqlite. So an event of a write that
+   * was acknowledged is never lost, whatever crashes. The plugin reads and removes those
+   * documents itself; subscribe too to be woken when new ones arrive. */
+  opbase_rc (*subscribe_durable)(opbase_plugin* plugin, opbase_str type);
+
+  /* Metrics, exposed at GET /metrics as opbase_<plugin>_<name>. `name`: lowercase letters,
+   * digits and '_', at most 64 bytes; one name is one kind for the life of the process (the
+   * first call decides). Any time after init began, from any thread. */
+  /* A counter: adds `amount` (>= 0). Name it <what>_total. */
+  opbase_rc (*metric_add)(opbase_plugin* plugin, opbase_str name, double amount);
+  /* A gauge: sets its value. */
+  opbase_rc (*metric_set)(opbase_plugin* plugin, opbase_str name, double value);
+  /* A histogram of durations in seconds (the buckets of the request latency histogram). */
+  opbase_rc (*metric_observe)(opbase_plugin* plugin, opbase_str name, double seconds);
 } opbase_host_api;
 
 /* What a plugin tells the host about itself. OWNERSHIP: plugin-owned, static storage; must stay

@@ -49,6 +49,12 @@ class Host {
 
   int64_t now_ms() const { return api_->now_ms(plugin_); }
 
+  // Metrics at GET /metrics as opbase_<plugin>_<name> (abi.h metric_*). Nothing happens on a
+  // host older than ABI 1.1 or for a refused name: metrics never fail an operation.
+  void count(std::string_view name, double amount = 1) const;
+  void gauge(std::string_view name, double value) const;
+  void observe_seconds(std::string_view name, double seconds) const;
+
   uint16_t abi_minor() const { return api_->abi_minor; }
   const opbase_host_api& api() const { return *api_; }
   opbase_plugin* plugin() const { return plugin_; }

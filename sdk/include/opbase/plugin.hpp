@@ -40,6 +40,10 @@ class Registrar {
   // verifier, called on every signed-in request, saves two JSON conversions this way).
   Status text_service(std::string_view name, TextServiceHandler handler);
   Status subscribe(std::string_view event_type, EventHandler handler);
+  // Keeps the events of store writes whose type matches (store.hpp Events) as documents of this
+  // plugin's store::kEventsCollection, in the write's own transaction (abi.h subscribe_durable).
+  // Refused by a host older than ABI 1.1.
+  Status subscribe_durable(std::string_view event_type);
   Status status() const { return first_failure_; }
 
  private:

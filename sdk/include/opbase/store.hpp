@@ -45,13 +45,36 @@ struct Scope {
 struct Change {
   nlohmann::json set = nlohmann::json::object();
   nlohmann::json inc = nlohmann::json::object();
-  std::vector<std::string> unset;
+  std::vector<std::string> unset{};
   bool empty() const { return set.empty() && inc.empty() && unset.empty(); }
 };
+
+// The events a write raises (spec 6, DESIGN.md "Events"): one per document it inserts or
+// changes. The host publishes them on the event bus once the write is durable; for plugins that
+// subscribed durably (Registrar::subscribe_durable) it also keeps each one as a document in that
+// plugin's `_events` collection, written in the write's own transaction on sqlite. A plugin that
+// states its events here, instead of publishing after the write, cannot lose one to a crash
+// between the two. Payload: {"_key": <the document's _key, or `key` when set>, "collection":
+// <collection>} (no "collection" when it is empty).
+struct Events {
+  std::string on_insert;   // the type raised for each inserted document; empty: none
+  std::string on_change;   // for each updated, state-changed or restored document; empty: none
+  std::string collection;  // the payload's "collection"; empty leaves it out
+  std::string key;         // the payload's "_key" for every event; empty: each document's own
+  bool empty() const { return on_insert.empty() && on_change.empty(); }
+};
+
+// The collection, in a durable subscriber's own namespace, that holds the events kept for it.
+// Each document: {"_key": "<id>.<plugin>", "_userkey": null, "_created_at": <time_ms>, "id":
+// "evt_<32 hex>" (the same for every subscriber of one event), "type", "project", "data": <the
+// payload object>, "time_ms": <the write's time>}. The subscriber reads them with find (oldest
+// first: sort "_created_at asc") and removes the ones it has handled with change_state + purge.
+inline constexpr std::string_view kEventsCollection = "_events";
 
 struct InsertRequest {
   std::string collection;
   std::vector<nlohmann::json> documents;  // each an object with a string `_key`
+  Events events{};
 };
 
 struct FindRequest {
@@ -96,6 +119,7 @@ struct UpdateRequest {
   std::string collection;
   Scope scope;
   std::vector<UpdateStep> steps;
+  Events events{};  // on_change for each document of the answer
 };
 // The documents after their change, step by step and within a step in `_key` order (a document
 // changed by two steps appears twice).
@@ -111,6 +135,7 @@ struct UpsertRequest {
   query::Match match;
   Change change;
   nlohmann::json insert;
+  Events events{};  // on_insert or on_change, whichever happened
 };
 struct UpsertAnswer {
   nlohmann::json document;
@@ -127,12 +152,14 @@ struct StateRequest {
   State to = State::kDeleted;
   std::string ref;
   int64_t at_ms = 0;
+  Events events{};  // on_change for each document moved
 };
 // Makes the documents tagged `ref` active again.
 struct RestoreRequest {
   std::string collection;
   Scope scope;
   std::string ref;
+  Events events{};  // on_change for each document restored
 };
 struct KeysAnswer {
   std::vector<std::string> keys;  // the documents changed, in `_key` order

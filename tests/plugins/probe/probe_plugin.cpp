@@ -11,9 +11,15 @@
 //                       arrival order, as [{"type", "project", "payload"}] (at most 10,000 kept)
 //   probe.call          API key; calls service body.service with body.input (default {}) for the
 //                       request's project, and answers its answer or its error
+//   probe.journal       API key; answers the document.* and user.* events the store kept for the
+//                       probe durably (its `_events` documents), oldest first, body.offset and
+//                       body.limit (default 0 and 1000) paging them
+//   probe.metric        API key; records metric body.name: body.kind "count" adds body.value,
+//                       "gauge" sets it, "seconds" observes it; answers {"recorded": name}
 // Thread-safety: the event record is guarded; every handler may run concurrently.
 #include <chrono>
 #include <mutex>
+#include <opbase/document_store.hpp>
 #include <opbase/sdk.hpp>
 #include <stdexcept>
 #include <thread>
@@ -81,8 +87,11 @@ class ProbePlugin final : public opbase::Plugin {
       std::lock_guard lock(mutex_);
       return Reply(events_);
     });
+    r.op("probe.journal", Access::kApiKey, [this](const Request& req) { return journal(req); });
+    r.op("probe.metric", Access::kApiKey, [this](const Request& req) { return metric(req); });
     for (const char* pattern : {"document.*", "user.*"}) {
       r.subscribe(pattern, [this](const opbase::Event& e) { record(e); });
+      r.subscribe_durable(pattern);
     }
     return r.status();
   }
@@ -114,6 +123,36 @@ class ProbePlugin final : public opbase::Plugin {
       return published;
     }
     return Reply({{"published", *type}});
+  }
+
+  Result<Reply> journal(const Request& req) const {
+    opbase::store::FindRequest find;
+    find.collection = std::string(opbase::store::kEventsCollection);
+    find.scope = opbase::store::Scope::everyone();
+    auto sort = opbase::query::parse_sort("_created_at asc", opbase::store::wire_parse_options());
+    if (!sort) return sort.status();
+    find.sort = std::move(*sort);
+    find.offset = req.body.value("offset", int64_t{0});
+    find.limit = req.body.value("limit", int64_t{1000});
+    auto found = opbase::DocumentStore(host()).find(req.project_id, find);
+    if (!found) return found.status();
+    return Reply(json(std::move(found->documents)));
+  }
+
+  Result<Reply> metric(const Request& req) const {
+    const std::string kind = req.body.value("kind", "");
+    const std::string name = req.body.value("name", "");
+    const double value = req.body.value("value", 1.0);
+    if (kind == "count") {
+      host().count(name, value);
+    } else if (kind == "gauge") {
+      host().gauge(name, value);
+    } else if (kind == "seconds") {
+      host().observe_seconds(name, value);
+    } else {
+      return Status::validation("kind must be count, gauge or seconds", {{"field", "kind"}});
+    }
+    return Reply({{"recorded", name}});
   }
 
   Result<Reply> call(const Request& req) const {

@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -80,6 +81,11 @@ class FakeHost {
   std::vector<PublishedEvent> published() const;
   std::vector<std::string> log_lines() const;
   std::vector<std::string> op_names() const;
+  // The patterns the plugin subscribed durably (the fake host journals nothing itself).
+  std::vector<std::string> durable_patterns() const;
+  // A metric's value as the plugin last left it: a counter's total, a gauge's value, a
+  // histogram's number of observations; nullopt when never recorded.
+  std::optional<double> metric(std::string_view name) const;
 
   struct State;  // private; public only so the C callbacks in fake_host.cpp can name it
 

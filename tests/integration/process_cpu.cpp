@@ -1,7 +1,8 @@
-#include "cpu_pin.hpp"
+#include "process_cpu.hpp"
 
 #include <cerrno>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace opbase::test {
@@ -36,6 +37,18 @@ CpuPin::CpuPin(pid_t pid) : pid_(pid) {
 
 CpuPin::~CpuPin() {
   if (pinned_) set_every_thread(pid_, original_);
+}
+
+int64_t cpu_time_ns(pid_t pid) {
+  std::error_code error;
+  int64_t total = 0;
+  for (const auto& task :
+       std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", error)) {
+    std::ifstream in(task.path() / "schedstat");
+    int64_t on_cpu_ns = 0;
+    if (in >> on_cpu_ns) total += on_cpu_ns;  // a thread that just ended reads as nothing
+  }
+  return error ? -1 : total;
 }
 
 }  // namespace opbase::test

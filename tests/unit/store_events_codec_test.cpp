@@ -1,0 +1,64 @@
+// The `events` field of the store's write requests (store.hpp Events) on the wire: carried by
+// every write that raises events, absent otherwise, checked on the way in.
+#include <gtest/gtest.h>
+
+#include "opbase/store.hpp"
+
+namespace opbase::store {
+namespace {
+
+using nlohmann::json;
+
+const Events kDocumentEvents{"document.created", "document.updated", "orders", ""};
+
+TEST(StoreEventsCodec, EveryWriteCarriesItsEventsBothWays) {
+  InsertRequest insert{"orders", {{{"_key", "k1"}}}, kDocumentEvents};
+  auto decoded_insert = decode_insert(json::parse(encode_text(insert)));
+  ASSERT_TRUE(decoded_insert) << decoded_insert.status().to_string();
+  EXPECT_EQ(decoded_insert->events.on_insert, "document.created");
+  EXPECT_EQ(decoded_insert->events.collection, "orders");
+  EXPECT_EQ(decode_insert(encode(insert))->events.on_change, "document.updated");
+
+  UpdateRequest update{"orders", Scope::everyone(), {}, {"", "document.updated", "orders", ""}};
+  EXPECT_EQ(decode_update(encode(update))->events.on_change, "document.updated");
+  UpsertRequest upsert{"orders", Scope::everyone(), {}, {}, {{"_key", "k2"}}, kDocumentEvents};
+  EXPECT_EQ(decode_upsert(encode(upsert))->events.on_insert, "document.created");
+  StateRequest state{"orders",
+                     Scope::everyone(),
+                     {},
+                     State::kActive,
+                     State::kDeleted,
+                     "r",
+                     1,
+                     {"", "document.deleted", "orders", ""}};
+  EXPECT_EQ(decode_state(encode(state))->events.on_change, "document.deleted");
+  RestoreRequest restore{"orders", Scope::everyone(), "r", {"", "x.y", "", "user-1"}};
+  auto decoded_restore = decode_restore(encode(restore));
+  ASSERT_TRUE(decoded_restore);
+  EXPECT_EQ(decoded_restore->events.key, "user-1");
+  EXPECT_TRUE(decoded_restore->events.collection.empty());
+}
+
+TEST(StoreEventsCodec, WritesWithoutEventsDoNotCarryTheField) {
+  InsertRequest insert{"orders", {{{"_key", "k1"}}}};
+  EXPECT_FALSE(encode(insert).contains("events"));
+  EXPECT_FALSE(json::parse(encode_text(insert)).contains("events"));
+  EXPECT_TRUE(decode_insert(encode(insert))->events.empty());
+  UpdateRequest update{"orders", Scope::everyone(), {}};
+  EXPECT_FALSE(encode(update).contains("events"));
+}
+
+TEST(StoreEventsCodec, BadEventsAreValidationErrorsNamingTheField) {
+  for (const json& events : {json("document.created"), json::array(), json{{"on_insert", 5}},
+                             json{{"on_change", "document.*"}}, json{{"on_insert", "*"}},
+                             json{{"on_insert", std::string(200, 'a')}}, json{{"key", nullptr}}}) {
+    json wire = {{"collection", "orders"}, {"documents", {{{"_key", "k"}}}}, {"events", events}};
+    auto decoded = decode_insert(wire);
+    ASSERT_FALSE(decoded) << events.dump();
+    EXPECT_EQ(decoded.status().code(), "VALIDATION_ERROR");
+    EXPECT_EQ(decoded.status().details()["field"], "events") << events.dump();
+  }
+}
+
+}  // namespace
+}  // namespace opbase::store
