@@ -34,9 +34,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The npm packages of tests/package.json (exact versions), into tests/node_modules, once.
+# The npm packages of tests/package.json (exact versions: jose for id tokens, standardwebhooks
+# for webhook signatures), into tests/node_modules; again whenever one of them is missing, so a
+# checkout that had only the older list gets the new one.
 tests_dir="$(cd "$(dirname "$0")/../tests" && pwd)"
-if [ ! -d "$tests_dir/node_modules/jose" ]; then
+need_npm=false
+for module in jose standardwebhooks; do
+  [ -d "$tests_dir/node_modules/$module" ] || need_npm=true
+done
+if $need_npm; then
   echo "deps.sh: installing the test verifiers (npm)"
   (cd "$tests_dir" && npm install --no-audit --no-fund --loglevel=error >/dev/null)
 fi
