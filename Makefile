@@ -22,7 +22,7 @@ build: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS)
 
 run: configure
-	cmake --build $(BUILD_DIR) -j$(JOBS) --target opbase echo hello_c collection auth
+	cmake --build $(BUILD_DIR) -j$(JOBS) --target opbase echo hello_c collection auth webhooks
 	$(BUILD_DIR)/host/opbase --config conf/opbase.properties \
 	  --set plugins.dir=$(BUILD_DIR)/plugins-out --set projects.print_generated_keys=true
 

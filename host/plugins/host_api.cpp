@@ -16,6 +16,9 @@
 namespace opbase::host {
 namespace {
 
+// The host service answering {"projects": [<id>, ...]}: every project of this daemon.
+constexpr std::string_view kProjectsListService = "projects.list";
+
 bool bad(opbase_str s) { return s.ptr == nullptr && s.len > 0; }
 
 // Registration is allowed only inside init; a refused one is remembered so the loader can
@@ -179,6 +182,16 @@ opbase_rc call_service(opbase_plugin* plugin, opbase_str name, opbase_str projec
   }
   if (view(name) == kMailSendService) {
     return call_mail_host_service(plugin, view(input), on_result, caller_ctx);
+  }
+  if (view(name) == kProjectsListService) {
+    // Background work (webhook delivery after a restart) needs every project, not only the
+    // ones requests happen to name.
+    const Stores* stores = plugin->context->stores;
+    const std::string answer =
+        nlohmann::json{{"projects", stores ? stores->project_ids() : std::vector<std::string>{}}}
+            .dump();
+    on_result(caller_ctx, OPBASE_RC_OK, str(answer), {}, {}, {});
+    return OPBASE_RC_OK;
   }
   const ServiceEntry* service = plugin->context->registry->find_service(view(name));
   if (service == nullptr) {

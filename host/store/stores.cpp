@@ -72,6 +72,12 @@ ProjectStore* Stores::of(std::string_view project_id) const {
   return it == stores_.end() ? nullptr : it->second.get();
 }
 
+std::vector<std::string> Stores::project_ids() const {
+  std::vector<std::string> ids;
+  for (const auto& [id, store] : stores_) ids.push_back(id);
+  return ids;
+}
+
 nlohmann::json Stores::readiness(bool* ready) const {
   nlohmann::json projects = nlohmann::json::object();
   for (const auto& [id, store] : stores_) {

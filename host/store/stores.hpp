@@ -26,6 +26,8 @@ class Stores {
   Status open_all(const std::vector<std::string>& project_ids);
   // The store of a project (opened at start), or nullptr.
   ProjectStore* of(std::string_view project_id) const;
+  // The projects whose stores are open, in id order (the host service `projects.list`).
+  std::vector<std::string> project_ids() const;
   std::string_view driver_name() const { return driver_->name(); }
 
   // {"driver": "sqlite", "projects": {"default": "ok" | "<error>"}}; ready when every one is ok.

@@ -1,0 +1,183 @@
+#include "delivery_workers.hpp"
+
+#include <openssl/rand.h>
+
+#include <chrono>
+#include <random>
+
+#include "webhook_signature.hpp"
+#include "webhook_target.hpp"
+
+namespace opbase::webhooks {
+namespace {
+
+using nlohmann::json;
+
+// "whd_" and 64 random bits: who holds a lease, different for every daemon start.
+std::string new_owner() {
+  unsigned char bytes[8];
+  if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("no randomness");
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string owner = "whd_";
+  for (unsigned char b : bytes) {
+    owner.push_back(kHex[b >> 4]);
+    owner.push_back(kHex[b & 15]);
+  }
+  return owner;
+}
+
+double unit_random() {
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  return std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+}
+
+const Endpoint* find_endpoint(const std::vector<Endpoint>& endpoints, std::string_view id) {
+  for (const Endpoint& e : endpoints) {
+    if (e.id == id) return &e;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+DeliveryWorkers::DeliveryWorkers(const Host& host, const WebhooksConfig& config,
+                                 const Endpoints& endpoints, const Outbox& outbox)
+    : host_(host), config_(config), endpoints_(endpoints), outbox_(outbox), owner_(new_owner()) {}
+
+DeliveryWorkers::~DeliveryWorkers() { stop(); }
+
+void DeliveryWorkers::start() {
+  for (int i = 0; i < config_.workers; ++i) threads_.emplace_back([this, i] { run(i); });
+}
+
+void DeliveryWorkers::stop() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& t : threads_) t.join();
+  threads_.clear();
+}
+
+void DeliveryWorkers::wake() {
+  {
+    const std::lock_guard lock(mutex_);
+    ++wakes_;
+  }
+  wake_.notify_all();
+}
+
+std::vector<std::string> DeliveryWorkers::projects() const {
+  auto answer = host_.call_service("projects.list", "", json::object());
+  std::vector<std::string> ids;
+  if (!answer) return ids;
+  for (const json& id : answer->value("projects", json::array())) {
+    if (id.is_string()) ids.push_back(id.get<std::string>());
+  }
+  return ids;
+}
+
+void DeliveryWorkers::run(int index) {
+  HttpDelivery http(&stopping_);
+  while (!stopping_) {
+    uint64_t seen_wakes = 0;
+    {
+      const std::lock_guard lock(mutex_);
+      seen_wakes = wakes_;
+    }
+    bool delivered_any = false;
+    for (const std::string& project : projects()) {
+      if (stopping_) break;
+      auto endpoints = endpoints_.enabled(project);
+      if (!endpoints) {
+        host_.warn("webhooks: endpoints of " + project + ": " + endpoints.status().message());
+        continue;
+      }
+      if (index == 0) {
+        auto made = outbox_.fan_out(project, *endpoints, host_.now_ms());
+        if (!made) host_.warn("webhooks: outbox of " + project + ": " + made.status().message());
+        if (made && *made > 0) {
+          host_.count("queued_total", *made);
+          wake_.notify_all();  // the other workers claim what was just queued
+        }
+      }
+      auto claimed = outbox_.claim(project, owner_, host_.now_ms(), config_.lease_ms, 1);
+      if (!claimed) {
+        host_.warn("webhooks: claim in " + project + ": " + claimed.status().message());
+        continue;
+      }
+      for (const Message& message : *claimed) {
+        deliver(project, message, *endpoints, http);
+        delivered_any = true;
+      }
+    }
+    if (delivered_any) continue;  // more may be due: look again at once
+    std::unique_lock lock(mutex_);
+    wake_.wait_for(lock, std::chrono::milliseconds(config_.poll_ms),
+                   [&] { return stopping_ || wakes_ != seen_wakes; });
+  }
+}
+
+void DeliveryWorkers::deliver(std::string_view project, const Message& message,
+                              const std::vector<Endpoint>& endpoints, HttpDelivery& http) {
+  const Endpoint* endpoint = find_endpoint(endpoints, message.endpoint);
+  AttemptResult result;
+  result.time_ms = host_.now_ms();
+  if (endpoint == nullptr) {
+    result.error = "the endpoint was deleted or switched off";
+  } else {
+    result = attempt(message, *endpoint, http);
+  }
+  if (stopping_ && !result.delivered()) return;  // aborted by the stop: the lease runs out
+  auto state = outbox_.finish(project, message, owner_, result, unit_random());
+  if (!state) {
+    host_.warn("webhooks: recording an attempt of " + message.id + ": " + state.status().message());
+    return;
+  }
+  host_.observe_seconds("attempt_seconds", static_cast<double>(result.latency_ms) / 1000.0);
+  if (*state == "delivered") {
+    host_.count("delivered_total");
+    host_.observe_seconds("delivery_seconds",
+                          static_cast<double>(host_.now_ms() - message.event_ms) / 1000.0);
+  } else if (*state == "pending") {
+    host_.count("retried_total");
+  } else if (*state == "failed") {
+    host_.count("failed_total");
+  }
+}
+
+AttemptResult DeliveryWorkers::attempt(const Message& message, const Endpoint& endpoint,
+                                       HttpDelivery& http) {
+  AttemptResult refused;
+  refused.time_ms = host_.now_ms();
+  auto url = parse_target_url(endpoint.url);
+  if (!url) {
+    refused.error = url.status().message();
+    return refused;
+  }
+  // Resolved and checked on every attempt: a name's addresses may change between attempts.
+  auto target = resolve_target(*url, config_.allow_private_targets);
+  if (!target) {
+    refused.error = target.status().message();
+    return refused;
+  }
+  const auto content = parse_signature_content(endpoint.signature_content);
+  const int64_t now_ms = host_.now_ms();
+  const int64_t timestamp = now_ms / 1000;
+  Attempt a;
+  a.url = url->text();
+  a.resolve_entry = target->curl_resolve_entry();
+  a.body = message.body;
+  a.timeout_ms = config_.timeout_ms;
+  a.headers = {"Content-Type: application/json", "Webhook-Id: " + message.id,
+               "Webhook-Timestamp: " + std::to_string(timestamp),
+               "Webhook-Signature: " + signature_header(endpoint.signing_keys(now_ms),
+                                                        content.value_or(kDefaultSignatureContent),
+                                                        message.id, timestamp, message.body)};
+  AttemptResult result = http.post(a);
+  result.time_ms = now_ms;
+  return result;
+}
+
+}  // namespace opbase::webhooks

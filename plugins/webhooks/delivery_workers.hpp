@@ -1,0 +1,58 @@
+// DeliveryWorkers: the threads that move webhooks out (issue 5, DECISIONS 27). Worker 0 also
+// turns the events the store kept into messages (Outbox::fan_out); every worker claims due
+// messages with a lease and posts them, signed, to their endpoint. Workers sleep until an event
+// wakes them or `webhooks.poll` passes, so messages left by a restart, or by another daemon on
+// the same MongoDB, are picked up without traffic.
+// Thread-safety: wake() from any thread; start() and stop() from one.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "endpoints.hpp"
+#include "http_delivery.hpp"
+#include "opbase/host.hpp"
+#include "outbox.hpp"
+#include "webhooks_config.hpp"
+
+namespace opbase::webhooks {
+
+class DeliveryWorkers {
+ public:
+  DeliveryWorkers(const Host& host, const WebhooksConfig& config, const Endpoints& endpoints,
+                  const Outbox& outbox);
+  ~DeliveryWorkers();  // stop()
+  DeliveryWorkers(const DeliveryWorkers&) = delete;
+  DeliveryWorkers& operator=(const DeliveryWorkers&) = delete;
+
+  void start();
+  // Aborts attempts in flight (they are retried later, by this or another daemon) and joins.
+  void stop();
+  // New events may be waiting.
+  void wake();
+
+ private:
+  void run(int index);
+  std::vector<std::string> projects() const;
+  // One attempt of a claimed message of `project`, recorded in the outbox.
+  void deliver(std::string_view project, const Message& message,
+               const std::vector<Endpoint>& endpoints, HttpDelivery& http);
+  AttemptResult attempt(const Message& message, const Endpoint& endpoint, HttpDelivery& http);
+
+  const Host& host_;
+  const WebhooksConfig& config_;
+  const Endpoints& endpoints_;
+  const Outbox& outbox_;
+  const std::string owner_;  // this daemon's name in leases
+  std::atomic<bool> stopping_{false};
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  uint64_t wakes_ = 0;  // guarded by mutex_
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace opbase::webhooks

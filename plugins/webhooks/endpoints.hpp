@@ -1,0 +1,54 @@
+// Endpoints: where a project's webhooks go (DECISIONS 26), kept in the project's store (the
+// webhooks namespace, collection "endpoints"). Each has a URL, a secret, the event types it
+// takes, an on/off switch and its signature content; after a secret rotation the previous
+// secret keeps signing beside the new one for a while, so receivers can switch without losing
+// a delivery. The endpoint of the configuration (`webhooks.url`) has the fixed id "whep_config".
+// Thread-safety: every method may be called from any thread (DocumentStore calls).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "opbase/document_store.hpp"
+#include "opbase/status.hpp"
+#include "webhooks_config.hpp"
+
+namespace opbase::webhooks {
+
+inline constexpr std::string_view kEndpointsCollection = "endpoints";
+inline constexpr std::string_view kConfigEndpointId = "whep_config";
+
+struct Endpoint {
+  std::string id;
+  std::string url;
+  std::string secret;
+  std::string previous_secret;  // empty, or signing beside `secret` until previous_until_ms
+  int64_t previous_until_ms = 0;
+  std::vector<std::string> events;
+  bool enabled = true;
+  std::string signature_content = "id.timestamp.body";
+
+  bool wants(std::string_view type) const;
+  // The key bytes to sign with now: the secret's, and the previous one's while it lasts.
+  std::vector<std::string> signing_keys(int64_t now_ms) const;
+  static Endpoint from_document(const nlohmann::json& doc);
+};
+
+class Endpoints {
+ public:
+  explicit Endpoints(const DocumentStore& store) : store_(store) {}
+
+  // Makes the configuration's endpoint exist as configured (a new secret is made once and kept
+  // when the configuration names none), or switches it off when `webhooks.url` is unset.
+  Status bootstrap(std::string_view project, const WebhooksConfig& config, int64_t now_ms) const;
+  // The endpoints that are switched on.
+  Result<std::vector<Endpoint>> enabled(std::string_view project) const;
+
+ private:
+  const DocumentStore& store_;
+};
+
+}  // namespace opbase::webhooks

@@ -1,0 +1,185 @@
+#include "outbox.hpp"
+
+#include <openssl/sha.h>
+
+#include "opbase/iso_time.hpp"
+#include "retry_schedule.hpp"
+
+namespace opbase::webhooks {
+namespace {
+
+using nlohmann::json;
+
+query::Match match_of(const json& fields) {
+  auto match = query::parse_match(fields, store::wire_parse_options());
+  if (!match) throw std::logic_error("outbox: a malformed constant match");
+  return std::move(*match);
+}
+
+std::vector<query::SortKey> sort_of(std::string_view text) {
+  auto sort = query::parse_sort(text, store::wire_parse_options());
+  if (!sort) throw std::logic_error("outbox: a malformed constant sort");
+  return std::move(*sort);
+}
+
+json new_message(const json& event, const Endpoint& endpoint, int64_t now_ms) {
+  return {{"_key", Outbox::message_id(event.value("id", ""), endpoint.id)},
+          {"_userkey", nullptr},
+          {"_created_at", iso_time(now_ms)},
+          {"endpoint", endpoint.id},
+          {"event_id", event.value("id", "")},
+          {"type", event.value("type", "")},
+          {"event_ms", event.value("time_ms", int64_t{0})},
+          {"body", Outbox::body_of(event)},
+          {"state", "pending"},
+          {"attempts_made", 0},
+          {"attempts", json::object()},
+          {"next_ms", now_ms},
+          {"lease_until_ms", 0},
+          {"lease_owner", ""}};
+}
+
+}  // namespace
+
+Message Message::from_document(const json& doc) {
+  Message m;
+  m.id = doc.value("_key", "");
+  m.endpoint = doc.value("endpoint", "");
+  m.type = doc.value("type", "");
+  m.body = doc.value("body", "");
+  m.attempts_made = doc.value("attempts_made", 0);
+  m.lease_until_ms = doc.value("lease_until_ms", int64_t{0});
+  m.event_ms = doc.value("event_ms", int64_t{0});
+  return m;
+}
+
+std::string Outbox::message_id(std::string_view event_id, std::string_view endpoint_id) {
+  const std::string input = std::string(event_id) + "/" + std::string(endpoint_id);
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(input.data()), input.size(), digest);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id = "msg_";
+  for (int i = 0; i < 16; ++i) {
+    id.push_back(kHex[digest[i] >> 4]);
+    id.push_back(kHex[digest[i] & 15]);
+  }
+  return id;
+}
+
+std::string Outbox::body_of(const json& event) {
+  return json{{"type", event.value("type", "")},
+              {"timestamp", iso_time(event.value("time_ms", int64_t{0}))},
+              {"data", event.value("data", json::object())}}
+      .dump();
+}
+
+Result<int> Outbox::fan_out(std::string_view project, const std::vector<Endpoint>& endpoints,
+                            int64_t now_ms, int limit) const {
+  store::FindRequest find;
+  find.collection = std::string(store::kEventsCollection);
+  find.scope = store::Scope::everyone();
+  find.sort = sort_of("_created_at asc");
+  find.limit = limit;
+  auto events = store_.find(project, find);
+  if (!events) return events.status();
+  int made = 0;
+  std::vector<std::string> handled;
+  for (const json& event : events->documents) {
+    for (const Endpoint& endpoint : endpoints) {
+      if (!endpoint.wants(event.value("type", ""))) continue;
+      const Status inserted = store_.insert(
+          project, {std::string(kMessagesCollection), {new_message(event, endpoint, now_ms)}});
+      if (inserted) {
+        ++made;
+      } else if (inserted.code() != store::kDuplicateKey) {
+        return inserted;  // the event stays kept and is fanned out again later
+      }
+    }
+    handled.push_back(event.value("_key", ""));
+  }
+  if (Status s = remove_events(project, handled, now_ms); !s) return s;
+  return made;
+}
+
+Status Outbox::remove_events(std::string_view project, const std::vector<std::string>& keys,
+                             int64_t now_ms) const {
+  if (keys.empty()) return Status::ok();
+  store::StateRequest done{std::string(store::kEventsCollection),
+                           store::Scope::everyone(),
+                           match_of({{"_key:$in", keys}}),
+                           store::State::kActive,
+                           store::State::kDeleted,
+                           "fanned-out",
+                           now_ms};
+  auto moved = store_.change_state(project, done);
+  if (!moved) return moved.status();
+  // Handled events are not kept: removed for good at once (messages are never deleted this way).
+  auto purged = store_.purge(project, {store::State::kDeleted, now_ms + 1});
+  return purged ? Status::ok() : purged.status();
+}
+
+Result<std::vector<Message>> Outbox::claim(std::string_view project, std::string_view owner,
+                                           int64_t now_ms, int64_t lease_ms, int limit) const {
+  store::FindRequest find;
+  find.collection = std::string(kMessagesCollection);
+  find.scope = store::Scope::everyone();
+  find.match =
+      match_of({{"state", "pending"}, {"next_ms:$lte", now_ms}, {"lease_until_ms:$lte", now_ms}});
+  find.sort = sort_of("next_ms asc");
+  find.limit = limit;
+  auto due = store_.find(project, find);
+  if (!due) return due.status();
+  std::vector<Message> claimed;
+  for (const json& doc : due->documents) {
+    const Message seen = Message::from_document(doc);
+    // Only the caller whose update still finds the message as it was read wins it.
+    store::UpdateRequest take{std::string(kMessagesCollection), store::Scope::everyone(), {}};
+    store::Change lease;
+    lease.set = {{"lease_until_ms", now_ms + lease_ms}, {"lease_owner", owner}};
+    take.steps.push_back({match_of({{"_key", seen.id},
+                                    {"state", "pending"},
+                                    {"attempts_made", seen.attempts_made},
+                                    {"lease_until_ms", seen.lease_until_ms}}),
+                          std::move(lease)});
+    auto taken = store_.update(project, take);
+    if (!taken) return taken.status();
+    if (!taken->documents.empty()) claimed.push_back(Message::from_document(taken->documents[0]));
+  }
+  return claimed;
+}
+
+Result<std::string> Outbox::finish(std::string_view project, const Message& message,
+                                   std::string_view owner, const AttemptResult& attempt,
+                                   double unit_random) const {
+  const int made = message.attempts_made + 1;
+  std::string state = "delivered";
+  store::Change change;
+  change.set = {{"attempts_made", made},
+                {"attempts." + std::to_string(made),
+                 {{"time_ms", attempt.time_ms},
+                  {"status", attempt.status},
+                  {"latency_ms", attempt.latency_ms},
+                  {"error", attempt.error}}},
+                {"lease_until_ms", 0},
+                {"lease_owner", ""}};
+  if (!attempt.delivered()) {
+    const auto delay = retry_delay_ms(retry_delays_ms_, made, unit_random);
+    state = delay ? "pending" : "failed";
+    if (delay) change.set["next_ms"] = attempt.time_ms + attempt.latency_ms + *delay;
+  }
+  change.set["state"] = state;
+  store::UpdateRequest update{std::string(kMessagesCollection), store::Scope::everyone(), {}};
+  update.steps.push_back({match_of({{"_key", message.id},
+                                    {"lease_owner", owner},
+                                    {"attempts_made", message.attempts_made}}),
+                          std::move(change)});
+  auto updated = store_.update(project, update);
+  if (!updated) return updated.status();
+  if (updated->documents.empty()) {
+    // The lease ran out and another daemon took the message: its attempt counts, not ours.
+    return std::string("taken over");
+  }
+  return state;
+}
+
+}  // namespace opbase::webhooks

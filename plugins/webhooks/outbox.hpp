@@ -1,0 +1,81 @@
+// Outbox: the messages a project's endpoints are owed, in the project's store (collection
+// "messages"), made from the events the store kept for this plugin (store::kEventsCollection,
+// written in the transaction of the write that raised them). So an event of an acknowledged
+// write becomes a message even if the daemon dies at any point:
+//  - fan_out turns each kept event into one message per endpoint that takes its type. A
+//    message's id is derived from the event id and the endpoint, so doing it twice (a crash
+//    before the event was removed, two daemons at once) makes no second message;
+//  - claim takes a due message with a lease: a conditional update that only one caller wins, and
+//    that expires if its daemon dies mid-attempt;
+//  - finish records the attempt (time, status code, latency, error) and moves the message to
+//    delivered, failed, or its next try (retry_schedule.hpp).
+// The message id is the Webhook-Id, the same on every attempt; the body is kept as sent, so
+// every attempt sends the same bytes.
+// Thread-safety: every method may be called from any thread (DocumentStore calls).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "endpoints.hpp"
+#include "opbase/document_store.hpp"
+#include "opbase/status.hpp"
+
+namespace opbase::webhooks {
+
+inline constexpr std::string_view kMessagesCollection = "messages";
+
+struct Message {
+  std::string id;  // "msg_" + 32 hex digits
+  std::string endpoint;
+  std::string type;
+  std::string body;
+  int attempts_made = 0;
+  int64_t lease_until_ms = 0;
+  int64_t event_ms = 0;  // when the event happened
+  static Message from_document(const nlohmann::json& doc);
+};
+
+struct AttemptResult {
+  int64_t time_ms = 0;  // when the attempt started
+  int status = 0;       // HTTP status; 0 when no answer came
+  int64_t latency_ms = 0;
+  std::string error;  // empty on a 2xx
+  bool delivered() const { return status >= 200 && status < 300; }
+};
+
+class Outbox {
+ public:
+  Outbox(const DocumentStore& store, std::vector<int64_t> retry_delays_ms)
+      : store_(store), retry_delays_ms_(std::move(retry_delays_ms)) {}
+
+  // Turns up to `limit` kept events into messages; answers how many messages were made.
+  Result<int> fan_out(std::string_view project, const std::vector<Endpoint>& endpoints,
+                      int64_t now_ms, int limit = 100) const;
+  // Up to `limit` messages due now, each leased to `owner` until now + lease_ms.
+  Result<std::vector<Message>> claim(std::string_view project, std::string_view owner,
+                                     int64_t now_ms, int64_t lease_ms, int limit) const;
+  // Records the attempt on a message `owner` holds; answers the message's new state
+  // ("delivered", "pending" for a retry, "failed").
+  Result<std::string> finish(std::string_view project, const Message& message,
+                             std::string_view owner, const AttemptResult& attempt,
+                             double unit_random) const;
+
+  // The message id of (event, endpoint).
+  static std::string message_id(std::string_view event_id, std::string_view endpoint_id);
+  // The delivery body of a kept event: {"type", "timestamp" (the event's time, ISO 8601 UTC
+  // with milliseconds), "data"} (spec 6, DECISIONS 28).
+  static std::string body_of(const nlohmann::json& event);
+
+ private:
+  Status remove_events(std::string_view project, const std::vector<std::string>& keys,
+                       int64_t now_ms) const;
+
+  const DocumentStore& store_;
+  std::vector<int64_t> retry_delays_ms_;
+};
+
+}  // namespace opbase::webhooks

@@ -1,0 +1,75 @@
+// The webhooks plugin (spec 6, DECISIONS 25-29): keeps the document.* and user.* events of store
+// writes durably (in the writes' own transactions), turns them into an outbox of signed messages
+// per endpoint, and delivers them at least once with retries. See outbox.hpp for the guarantees
+// and delivery_workers.hpp for the threads.
+#include <curl/curl.h>
+
+#include <memory>
+#include <opbase/document_store.hpp>
+#include <opbase/sdk.hpp>
+
+#include "delivery_workers.hpp"
+#include "endpoints.hpp"
+#include "outbox.hpp"
+#include "webhooks_config.hpp"
+
+namespace opbase::webhooks {
+namespace {
+
+using nlohmann::json;
+
+class WebhooksPlugin final : public Plugin {
+ public:
+  Status init(Registrar& r) override {
+    auto config = read_config(host());
+    if (!config) return config.status();
+    config_ = std::move(*config);
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+      return Status::internal("webhooks: libcurl did not start");
+    }
+    curl_started_ = true;
+    store_ = std::make_unique<DocumentStore>(host());
+    endpoints_ = std::make_unique<Endpoints>(*store_);
+    outbox_ = std::make_unique<Outbox>(*store_, config_.retry_delays_ms);
+    for (const char* pattern : {"document.*", "user.*"}) {
+      r.subscribe_durable(pattern);
+      r.subscribe(pattern, [this](const Event&) { workers_->wake(); });
+    }
+    if (Status s = bootstrap_endpoints(); !s) return s;
+    workers_ = std::make_unique<DeliveryWorkers>(host(), config_, *endpoints_, *outbox_);
+    workers_->start();
+    return r.status();
+  }
+
+  void shutdown() override {
+    if (workers_) workers_->stop();
+    workers_.reset();
+    if (curl_started_) curl_global_cleanup();
+  }
+
+ private:
+  Status bootstrap_endpoints() {
+    auto projects = host().call_service("projects.list", "", json::object());
+    if (!projects) return projects.status();
+    for (const json& id : projects->value("projects", json::array())) {
+      if (!id.is_string()) continue;
+      if (Status s = endpoints_->bootstrap(id.get<std::string>(), config_, host().now_ms()); !s) {
+        return Status(s.code(), "webhooks: the configured endpoint of project " +
+                                    id.get<std::string>() + ": " + s.message());
+      }
+    }
+    return Status::ok();
+  }
+
+  WebhooksConfig config_;
+  bool curl_started_ = false;
+  std::unique_ptr<DocumentStore> store_;
+  std::unique_ptr<Endpoints> endpoints_;
+  std::unique_ptr<Outbox> outbox_;
+  std::unique_ptr<DeliveryWorkers> workers_;
+};
+
+}  // namespace
+}  // namespace opbase::webhooks
+
+OPBASE_PLUGIN(opbase::webhooks::WebhooksPlugin, "webhooks", "0.1.0")

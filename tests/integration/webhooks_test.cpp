@@ -1,0 +1,173 @@
+// The webhooks plugin over HTTP, against a real receiver (tests/webhooks/receiver.py): the
+// configured endpoint gets every selected event of document and user ops, signed so that the
+// official Standard Webhooks library (npm standardwebhooks) verifies it; failed attempts are
+// retried with the same Webhook-Id at growing delays until the last, then the message fails;
+// messages pending at a kill -9 are delivered after the restart. Retry delays are short here.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <stdlib.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "daemon_process.hpp"
+#include "webhook_receiver.hpp"
+
+namespace opbase::test {
+namespace {
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+// 32 key bytes; any whsec_ secret works, a fixed one lets the verifier check it.
+const std::string kSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYo=";
+
+DaemonOptions webhook_options(const WebhookReceiver& receiver, const std::string& storage = "") {
+  DaemonOptions o;
+  o.plugins = {"auth", "collection", "webhooks"};
+  o.config = {{"auth.rate.signup_per_address", "off"},
+              {"webhooks.url", receiver.url("/hook")},
+              {"webhooks.secret", kSecret},
+              {"webhooks.events",
+               "document.created,document.updated,document.deleted,user.signedup,"
+               "user.signedin,user.signedout"},
+              {"webhooks.allow_private_targets", "true"},
+              {"webhooks.retry_delays", "300ms,600ms,900ms,1200ms,1500ms"},
+              {"webhooks.timeout", "2s"},
+              {"webhooks.lease", "5s"},
+              {"webhooks.poll", "100ms"}};
+  if (!storage.empty()) o.config["storage.path"] = storage;
+  return o;
+}
+
+json body_of(const Delivery& d) { return json::parse(d.body); }
+
+TEST(Webhooks, EverySelectedEventArrivesSignedForTheOfficialLibrary) {
+  WebhookReceiver receiver(ReceiverOptions{});
+  ASSERT_GT(receiver.port(), 0);
+  auto daemon = DaemonProcess::start(webhook_options(receiver));
+  const auto& alice = daemon->user("alice");  // user.signedup, user.signedin
+  const Headers bearer = alice.bearer();
+  HttpResponse inserted = daemon->call(
+      {{"op", "collection.insert"}, {"collection", "orders"}, {"data", {{"total", 5}}}}, bearer);
+  ASSERT_EQ(inserted.status, 200) << inserted.describe();
+  const std::string key = inserted.json()["data"][0]["_key"];
+  daemon->call({{"op", "collection.update"},
+                {"collection", "orders"},
+                {"data", {{"_key", key}, {"total", 6}}}},
+               bearer);
+  daemon->call({{"op", "collection.delete"}, {"collection", "orders"}, {"match", {{"_key", key}}}},
+               bearer);
+
+  const std::vector<Delivery> got = receiver.wait_for(5, 20s);
+  ASSERT_EQ(got.size(), 5u);
+  std::map<std::string, json> by_type;
+  std::set<std::string> ids;
+  for (const Delivery& d : got) {
+    EXPECT_EQ(d.method, "POST");
+    EXPECT_EQ(d.path, "/hook");
+    EXPECT_EQ(d.header("content-type"), "application/json");
+    EXPECT_TRUE(d.id.starts_with("msg_")) << d.id;
+    ids.insert(d.id);
+    EXPECT_FALSE(d.timestamp.empty());
+    EXPECT_TRUE(std::all_of(d.timestamp.begin(), d.timestamp.end(), ::isdigit)) << d.timestamp;
+    EXPECT_NEAR(std::stoll(d.timestamp), d.received_ms / 1000, 5);
+    EXPECT_TRUE(d.signature.starts_with("v1,")) << d.signature;
+    by_type[body_of(d)["type"]] = body_of(d);
+  }
+  EXPECT_EQ(ids.size(), got.size()) << "one Webhook-Id per message";
+  ASSERT_EQ(by_type.size(), 5u);
+  EXPECT_EQ(by_type["user.signedup"]["data"], json({{"_key", alice.key}}));
+  EXPECT_EQ(by_type["user.signedin"]["data"], json({{"_key", alice.key}}));
+  for (const char* type : {"document.created", "document.updated", "document.deleted"}) {
+    EXPECT_EQ(by_type[type]["data"], json({{"_key", key}, {"collection", "orders"}})) << type;
+    // The event's time, ISO 8601 UTC with milliseconds (DECISIONS 28).
+    const std::string ts = by_type[type]["timestamp"];
+    EXPECT_EQ(ts.size(), 24u) << ts;
+    EXPECT_EQ(ts.back(), 'Z') << ts;
+  }
+
+  const VerifierResult verified = verify_signatures(kSecret, got);
+  EXPECT_EQ(verified.exit_code, 0) << verified.output;
+  EXPECT_EQ(verified.lines.size(), got.size());
+  // A wrong secret fails there: the check is real.
+  EXPECT_EQ(verify_signatures("whsec_" + std::string(43, 'A') + "=", {got[0]}).exit_code, 1);
+}
+
+TEST(Webhooks, FailedAttemptsAreRetriedWithTheSameIdThenTheMessageFails) {
+  WebhookReceiver receiver(ReceiverOptions{ReceiverBehaviour{.fail_first = 2}});
+  auto daemon = DaemonProcess::start(webhook_options(receiver));
+  const Headers bearer = daemon->user("bob").bearer();  // two events, each failed twice first
+  const std::vector<Delivery> first = receiver.wait_for(6, 20s);
+  ASSERT_EQ(first.size(), 6u);
+  std::map<std::string, std::vector<Delivery>> by_id;
+  for (const Delivery& d : first) by_id[d.id].push_back(d);
+  ASSERT_EQ(by_id.size(), 2u);
+  for (const auto& [id, attempts] : by_id) {
+    ASSERT_EQ(attempts.size(), 3u);
+    EXPECT_EQ(attempts[0].status, 500);
+    EXPECT_EQ(attempts[1].status, 500);
+    EXPECT_EQ(attempts[2].status, 200);
+    EXPECT_EQ(attempts[0].body, attempts[2].body) << "every attempt sends the same bytes";
+    // 300 ms then 600 ms, each +-20 %, plus the poll interval at most.
+    const int64_t wait1 = attempts[1].received_ms - attempts[0].received_ms;
+    const int64_t wait2 = attempts[2].received_ms - attempts[1].received_ms;
+    EXPECT_GE(wait1, 240) << id;
+    EXPECT_GE(wait2, 480) << id;
+    EXPECT_GT(wait2, wait1) << id;
+  }
+
+  // A receiver that always fails: 1 attempt + 5 retries, then nothing more.
+  receiver.set_behaviour(ReceiverBehaviour{.status = 503});
+  receiver.reset();
+  daemon->call({{"op", "collection.insert"}, {"collection", "c"}, {"data", {{"a", 1}}}}, bearer);
+  const std::vector<Delivery> failing = receiver.wait_for(6, 20s);
+  ASSERT_EQ(failing.size(), 6u);
+  std::this_thread::sleep_for(2500ms);  // longer than the last delay: a 7th would have come
+  EXPECT_EQ(receiver.deliveries().size(), 6u);
+  EXPECT_EQ(daemon->metric("opbase_webhooks_failed_total"), 1);
+  EXPECT_EQ(daemon->metric("opbase_webhooks_retried_total"), 4 + 5);  // 2 + 2, then 5
+}
+
+TEST(Webhooks, PendingMessagesSurviveKill9AndAreDeliveredAfterTheRestart) {
+  char pattern[] = "/tmp/opbase-webhooks-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::string storage = pattern;
+  WebhookReceiver receiver(ReceiverOptions{ReceiverBehaviour{.status = 500}});
+  std::set<std::string> keys;
+  {
+    auto daemon = DaemonProcess::start(webhook_options(receiver, storage));
+    const Headers bearer = daemon->user("carol").bearer();
+    for (int i = 0; i < 20; ++i) {
+      HttpResponse r = daemon->call(
+          {{"op", "collection.insert"}, {"collection", "c"}, {"data", {{"i", i}}}}, bearer);
+      ASSERT_EQ(r.status, 200);
+      keys.insert(r.json()["data"][0]["_key"].get<std::string>());
+    }
+    daemon->send_signal(SIGKILL);
+    ASSERT_TRUE(daemon->wait_exit(10s).has_value());
+  }
+  receiver.set_behaviour(ReceiverBehaviour{});
+  auto restarted = DaemonProcess::start(webhook_options(receiver, storage));
+  std::set<std::string> delivered;
+  for (int round = 0; round < 200 && delivered.size() < keys.size(); ++round) {
+    delivered.clear();
+    for (const Delivery& d : receiver.deliveries()) {
+      const json body = body_of(d);
+      if (d.status == 200 && body["type"] == "document.created") {
+        delivered.insert(body["data"]["_key"].get<std::string>());
+      }
+    }
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_EQ(delivered, keys) << "every acknowledged insert's event, after the kill";
+  std::error_code ignored;
+  std::filesystem::remove_all(storage, ignored);
+}
+
+}  // namespace
+}  // namespace opbase::test

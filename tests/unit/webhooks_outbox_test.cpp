@@ -1,0 +1,160 @@
+// The webhooks outbox on the reference store (memory driver) with events journaled as the daemon
+// journals them: fan-out makes one message per endpoint and event, at most once however often it
+// runs; a due message is claimed by one owner only; attempts move it to delivered, to its next try
+// after the configured delay, or to failed after the last. Also the retry schedule and config.
+#include <gtest/gtest.h>
+
+#include "endpoints.hpp"
+#include "outbox.hpp"
+#include "retry_schedule.hpp"
+#include "store_backed_host.hpp"
+#include "webhooks_config.hpp"
+
+namespace opbase::webhooks {
+namespace {
+
+using nlohmann::json;
+
+class Outboxes : public ::testing::Test {
+ protected:
+  Outboxes() { env_.keep_events_durably("document.*"); }
+
+  // A write that raises document.created for each document, as the collection plugin's do.
+  void insert_documents(int n) {
+    store::InsertRequest insert{"orders", {}, {"document.created", "", "orders", ""}};
+    for (int i = 0; i < n; ++i) {
+      insert.documents.push_back({{"_key", "o" + std::to_string(next_++)}, {"_userkey", nullptr}});
+    }
+    ASSERT_TRUE(store_.insert("p", insert));
+  }
+
+  Endpoint endpoint(std::string id, std::vector<std::string> events) {
+    Endpoint e;
+    e.id = std::move(id);
+    e.url = "http://127.0.0.1:9/hook";
+    e.secret = new_secret_for_test();
+    e.events = std::move(events);
+    return e;
+  }
+  static std::string new_secret_for_test() { return "whsec_" + std::string(43, 'A') + "="; }
+
+  std::vector<json> messages() { return env_.documents("p", kMessagesCollection); }
+
+  test::StoreBackedHost env_{"webhooks"};
+  DocumentStore store_{env_.host()};
+  Outbox outbox_{store_, {300, 600, 900}};
+  int next_ = 0;
+};
+
+TEST_F(Outboxes, FanOutMakesOneMessagePerEndpointThatTakesTheType) {
+  insert_documents(3);
+  const std::vector<Endpoint> endpoints = {endpoint("a", {"document.created"}),
+                                           endpoint("b", {"document.deleted"}),
+                                           endpoint("c", {"document.created", "user.signedup"})};
+  auto made = outbox_.fan_out("p", endpoints, env_.now_ms());
+  ASSERT_TRUE(made) << made.status().to_string();
+  EXPECT_EQ(*made, 6);
+  const std::vector<json> all = messages();
+  ASSERT_EQ(all.size(), 6u);
+  for (const json& m : all) {
+    EXPECT_NE(m["endpoint"], "b");
+    EXPECT_EQ(m["state"], "pending");
+    const json body = json::parse(m["body"].get<std::string>());
+    EXPECT_EQ(body["type"], "document.created");
+    EXPECT_EQ(body["data"]["collection"], "orders");
+    EXPECT_EQ(m["_key"], Outbox::message_id(m["event_id"].get<std::string>(),
+                                            m["endpoint"].get<std::string>()));
+  }
+  EXPECT_TRUE(env_.documents("p", store::kEventsCollection).empty()) << "handled events go";
+  // Again: nothing new.
+  EXPECT_EQ(*outbox_.fan_out("p", endpoints, env_.now_ms()), 0);
+  EXPECT_EQ(messages().size(), 6u);
+}
+
+TEST_F(Outboxes, AnEventFannedOutTwiceMakesNoSecondMessage) {
+  insert_documents(1);
+  const std::vector<json> kept = env_.documents("p", store::kEventsCollection);
+  ASSERT_EQ(kept.size(), 1u);
+  const std::vector<Endpoint> endpoints = {endpoint("a", {"document.created"})};
+  ASSERT_EQ(*outbox_.fan_out("p", endpoints, env_.now_ms()), 1);
+  // As if a crash had come between making the message and removing the event.
+  ASSERT_TRUE(store_.insert("p", {std::string(store::kEventsCollection), {kept[0]}}));
+  EXPECT_EQ(*outbox_.fan_out("p", endpoints, env_.now_ms()), 0);
+  EXPECT_EQ(messages().size(), 1u);
+}
+
+TEST_F(Outboxes, ADueMessageIsClaimedByOneOwnerUntilTheLeaseEnds) {
+  insert_documents(1);
+  ASSERT_EQ(*outbox_.fan_out("p", {endpoint("a", {"document.created"})}, env_.now_ms()), 1);
+  auto first = outbox_.claim("p", "daemon-1", env_.now_ms(), 10'000, 10);
+  ASSERT_TRUE(first);
+  ASSERT_EQ(first->size(), 1u);
+  EXPECT_TRUE(outbox_.claim("p", "daemon-2", env_.now_ms(), 10'000, 10)->empty());
+  env_.fake().advance_ms(10'001);  // daemon-1 died mid-attempt: its lease runs out
+  auto second = outbox_.claim("p", "daemon-2", env_.now_ms(), 10'000, 10);
+  ASSERT_EQ(second->size(), 1u);
+  // daemon-1's late result does not count: daemon-2 holds the message now.
+  AttemptResult late{env_.now_ms(), 200, 5, ""};
+  EXPECT_EQ(*outbox_.finish("p", (*first)[0], "daemon-1", late, 0.5), "taken over");
+  EXPECT_EQ(*outbox_.finish("p", (*second)[0], "daemon-2", late, 0.5), "delivered");
+  const json m = messages()[0];
+  EXPECT_EQ(m["state"], "delivered");
+  EXPECT_EQ(m["attempts_made"], 1);
+  EXPECT_EQ(m["attempts"]["1"]["status"], 200);
+}
+
+TEST_F(Outboxes, FailuresRetryAfterTheScheduleThenFail) {
+  insert_documents(1);
+  ASSERT_EQ(*outbox_.fan_out("p", {endpoint("a", {"document.created"})}, env_.now_ms()), 1);
+  const std::vector<int64_t> delays = {300, 600, 900};
+  for (int attempt = 1; attempt <= 4; ++attempt) {
+    auto claimed = outbox_.claim("p", "d", env_.now_ms(), 10'000, 10);
+    ASSERT_EQ(claimed->size(), 1u) << "attempt " << attempt;
+    AttemptResult failed{env_.now_ms(), 503, 7, "answered HTTP 503"};
+    auto state = outbox_.finish("p", (*claimed)[0], "d", failed, 0.5);  // 0.5: the delay itself
+    ASSERT_TRUE(state);
+    if (attempt <= 3) {
+      EXPECT_EQ(*state, "pending");
+      const int64_t delay = delays[attempt - 1];
+      env_.fake().advance_ms(delay + 7 - 1);
+      EXPECT_TRUE(outbox_.claim("p", "d", env_.now_ms(), 10'000, 10)->empty()) << "not due yet";
+      env_.fake().advance_ms(1);
+    } else {
+      EXPECT_EQ(*state, "failed");
+    }
+  }
+  env_.fake().advance_ms(1'000'000);
+  EXPECT_TRUE(outbox_.claim("p", "d", env_.now_ms(), 10'000, 10)->empty()) << "failed for good";
+  const json m = messages()[0];
+  EXPECT_EQ(m["attempts_made"], 4);
+  EXPECT_EQ(m["attempts"]["4"]["error"], "answered HTTP 503");
+}
+
+TEST(RetrySchedule, SpreadsEachDelayByTwentyPercentAndEndsAfterTheLast) {
+  const std::vector<int64_t> d = {5'000, 30'000, 120'000, 600'000, 3'600'000};
+  EXPECT_EQ(retry_delay_ms(d, 1, 0.5), 5'000);
+  EXPECT_EQ(retry_delay_ms(d, 1, 0.0), 4'000);
+  EXPECT_EQ(retry_delay_ms(d, 1, 1.0), 6'000);
+  EXPECT_EQ(retry_delay_ms(d, 5, 0.5), 3'600'000);
+  EXPECT_EQ(retry_delay_ms(d, 6, 0.5), std::nullopt) << "5 retries after the first attempt";
+  EXPECT_EQ(retry_delay_ms(d, 0, 0.5), std::nullopt);
+}
+
+int64_t ms_of(std::string_view text) {
+  auto ms = parse_duration_ms(text);
+  return ms ? *ms : -1;
+}
+
+TEST(WebhooksConfig, DurationsReadWithTheirUnits) {
+  EXPECT_EQ(ms_of("250ms"), 250);
+  EXPECT_EQ(ms_of("15s"), 15'000);
+  EXPECT_EQ(ms_of("2m"), 120'000);
+  EXPECT_EQ(ms_of("1h"), 3'600'000);
+  EXPECT_EQ(ms_of("40"), 40);
+  for (const char* bad : {"", "s", "-1s", "5 s", "5sec", "1.5s", "99999999999999999999h"}) {
+    EXPECT_FALSE(parse_duration_ms(bad)) << bad;
+  }
+}
+
+}  // namespace
+}  // namespace opbase::webhooks
