@@ -13,8 +13,9 @@ bool Registry::valid_area_name(std::string_view area) { return names::valid_area
 Status Registry::check_name(std::string_view plugin, std::string_view name,
                             std::string_view kind) const {
   if (!names::valid_name(name)) {
-    return Status::validation(std::string(kind) + " name '" + std::string(name) +
-                              "' is not <area>.<verb> in lowercase letters, digits and '_'");
+    return Status::validation(
+        std::string(kind) + " name '" + std::string(name) +
+        "' is not <area>.<verb> or <area>.<group>.<verb> in lowercase letters, digits and '_'");
   }
   if (!names::name_belongs_to(plugin, name)) {
     std::string allowed = std::string(plugin) + ".*";

@@ -1,6 +1,9 @@
 #include "endpoints.hpp"
 
+#include <openssl/rand.h>
+
 #include <algorithm>
+#include <stdexcept>
 
 #include "opbase/iso_time.hpp"
 #include "webhook_signature.hpp"
@@ -10,11 +13,32 @@ namespace {
 
 using nlohmann::json;
 
+query::Match key_match(std::string_view id) {
+  auto match = query::parse_match({{"_key", id}}, store::wire_parse_options());
+  if (!match) throw std::logic_error("endpoints: a malformed constant match");
+  return std::move(*match);
+}
+
+// "whep_" and 96 random bits in hex.
+std::string new_endpoint_id() {
+  unsigned char bytes[12];
+  if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("no randomness for an id");
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id = "whep_";
+  for (unsigned char b : bytes) {
+    id.push_back(kHex[b >> 4]);
+    id.push_back(kHex[b & 15]);
+  }
+  return id;
+}
+
 store::FindRequest all_endpoints() {
   store::FindRequest find;
   find.collection = std::string(kEndpointsCollection);
   find.scope = store::Scope::everyone();
   find.limit = -1;
+  auto sort = query::parse_sort("_created_at asc", store::wire_parse_options());
+  if (sort) find.sort = std::move(*sort);
   return find;
 }
 
@@ -90,6 +114,64 @@ Result<std::vector<Endpoint>> Endpoints::enabled(std::string_view project) const
     if (e.enabled) out.push_back(std::move(e));
   }
   return out;
+}
+
+Result<std::vector<json>> Endpoints::all(std::string_view project) const {
+  auto found = store_.find(project, all_endpoints());
+  if (!found) return found.status();
+  return std::move(found->documents);
+}
+
+Result<std::optional<json>> Endpoints::get(std::string_view project, std::string_view id) const {
+  store::FindRequest find = all_endpoints();
+  find.match = key_match(id);
+  auto found = store_.find(project, find);
+  if (!found) return found.status();
+  if (found->documents.empty()) return std::optional<json>();
+  return std::optional<json>(std::move(found->documents.front()));
+}
+
+Result<json> Endpoints::create(std::string_view project, json fields, int64_t now_ms) const {
+  fields.update({{"_key", new_endpoint_id()},
+                 {"_userkey", nullptr},
+                 {"_created_at", iso_time(now_ms)},
+                 {"created_ms", now_ms},
+                 {"modified_ms", now_ms}});
+  if (!fields.contains("secret")) fields["secret"] = new_secret();
+  if (Status s = store_.insert(project, {std::string(kEndpointsCollection), {fields}}); !s) {
+    return s;
+  }
+  return fields;
+}
+
+Result<std::optional<json>> Endpoints::update(std::string_view project, std::string_view id,
+                                              json fields, int64_t now_ms) const {
+  fields["modified_ms"] = now_ms;
+  store::Change change;
+  change.set = std::move(fields);
+  store::UpdateRequest update{std::string(kEndpointsCollection), store::Scope::everyone(), {}};
+  update.steps.push_back({key_match(id), std::move(change)});
+  auto updated = store_.update(project, update);
+  if (!updated) return updated.status();
+  if (updated->documents.empty()) return std::optional<json>();
+  return std::optional<json>(std::move(updated->documents.front()));
+}
+
+Result<bool> Endpoints::remove(std::string_view project, std::string_view id,
+                               int64_t now_ms) const {
+  store::StateRequest gone{std::string(kEndpointsCollection),
+                           store::Scope::everyone(),
+                           key_match(id),
+                           store::State::kActive,
+                           store::State::kDeleted,
+                           "endpoint-deleted",
+                           now_ms};
+  auto moved = store_.change_state(project, gone);
+  if (!moved) return moved.status();
+  // Nothing to restore an endpoint from: removed for good at once.
+  auto purged = store_.purge(project, {store::State::kDeleted, now_ms + 1});
+  if (!purged) return purged.status();
+  return !moved->keys.empty();
 }
 
 }  // namespace opbase::webhooks

@@ -46,6 +46,19 @@ class Endpoints {
   Status bootstrap(std::string_view project, const WebhooksConfig& config, int64_t now_ms) const;
   // The endpoints that are switched on.
   Result<std::vector<Endpoint>> enabled(std::string_view project) const;
+  // Every endpoint, as stored, oldest first.
+  Result<std::vector<nlohmann::json>> all(std::string_view project) const;
+  // One endpoint as stored, or nullopt.
+  Result<std::optional<nlohmann::json>> get(std::string_view project, std::string_view id) const;
+  // A new endpoint from checked fields (url, events, enabled, signature_content, description,
+  // secret); answers the stored document.
+  Result<nlohmann::json> create(std::string_view project, nlohmann::json fields,
+                                int64_t now_ms) const;
+  // Sets checked fields; nullopt when there is no such endpoint.
+  Result<std::optional<nlohmann::json>> update(std::string_view project, std::string_view id,
+                                               nlohmann::json fields, int64_t now_ms) const;
+  // false when there was no such endpoint.
+  Result<bool> remove(std::string_view project, std::string_view id, int64_t now_ms) const;
 
  private:
   const DocumentStore& store_;

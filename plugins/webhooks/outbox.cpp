@@ -182,4 +182,41 @@ Result<std::string> Outbox::finish(std::string_view project, const Message& mess
   return state;
 }
 
+Result<Outbox::Page> Outbox::list(std::string_view project,
+                                  const std::optional<std::string>& endpoint,
+                                  const std::optional<std::string>& state, int64_t limit,
+                                  int64_t offset) const {
+  json match = json::object();
+  if (endpoint) match["endpoint"] = *endpoint;
+  if (state) match["state"] = *state;
+  store::FindRequest find;
+  find.collection = std::string(kMessagesCollection);
+  find.scope = store::Scope::everyone();
+  find.match = match_of(match);
+  find.limit = limit;
+  find.offset = offset;
+  find.with_total = true;
+  auto found = store_.find(project, find);
+  if (!found) return found.status();
+  return Page{std::move(found->documents), found->total};
+}
+
+Result<std::string> Outbox::resend(std::string_view project, std::string_view id,
+                                   int64_t now_ms) const {
+  store::Change change;
+  change.set = {
+      {"state", "pending"}, {"next_ms", now_ms}, {"lease_until_ms", 0}, {"lease_owner", ""}};
+  store::UpdateRequest update{std::string(kMessagesCollection), store::Scope::everyone(), {}};
+  update.steps.push_back(
+      {match_of({{"_key", id}, {"lease_until_ms:$lte", now_ms}}), std::move(change)});
+  auto updated = store_.update(project, update);
+  if (!updated) return updated.status();
+  if (!updated->documents.empty()) return std::string("resent");
+  store::CountRequest count{std::string(kMessagesCollection), store::Scope::everyone(),
+                            store::State::kActive, match_of({{"_key", id}})};
+  auto exists = store_.count(project, count);
+  if (!exists) return exists.status();
+  return std::string(*exists > 0 ? "in_flight" : "missing");
+}
+
 }  // namespace opbase::webhooks

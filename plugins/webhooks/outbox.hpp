@@ -64,6 +64,19 @@ class Outbox {
                              std::string_view owner, const AttemptResult& attempt,
                              double unit_random) const;
 
+  // A page of messages, newest first, optionally of one endpoint and/or in one state, with the
+  // number of all that match.
+  struct Page {
+    std::vector<nlohmann::json> messages;
+    int64_t total = 0;
+  };
+  Result<Page> list(std::string_view project, const std::optional<std::string>& endpoint,
+                    const std::optional<std::string>& state, int64_t limit, int64_t offset) const;
+  // Makes a message due now again, whatever its state (a manual re-send). Its attempts so far
+  // are kept, and it keeps its Webhook-Id. Answers "resent", "missing", or "in_flight" for a
+  // message an attempt holds right now (resent then, it could be sent twice at once).
+  Result<std::string> resend(std::string_view project, std::string_view id, int64_t now_ms) const;
+
   // The message id of (event, endpoint).
   static std::string message_id(std::string_view event_id, std::string_view endpoint_id);
   // The delivery body of a kept event: {"type", "timestamp" (the event's time, ISO 8601 UTC

@@ -11,6 +11,7 @@
 #include "delivery_workers.hpp"
 #include "endpoints.hpp"
 #include "outbox.hpp"
+#include "webhook_ops.hpp"
 #include "webhooks_config.hpp"
 
 namespace opbase::webhooks {
@@ -33,12 +34,17 @@ class WebhooksPlugin final : public Plugin {
     outbox_ = std::make_unique<Outbox>(*store_, config_.retry_delays_ms);
     for (const char* pattern : {"document.*", "user.*"}) {
       r.subscribe_durable(pattern);
-      r.subscribe(pattern, [this](const Event&) { workers_->wake(); });
+      r.subscribe(pattern, [this](const Event&) {
+        if (workers_) workers_->wake();
+      });
     }
     if (Status s = bootstrap_endpoints(); !s) return s;
     workers_ = std::make_unique<DeliveryWorkers>(host(), config_, *endpoints_, *outbox_);
+    ops_ = std::make_unique<WebhookOps>(host(), config_, *endpoints_, *outbox_, *workers_);
+    ops_->register_ops(r);
+    if (Status s = r.status(); !s) return s;
     workers_->start();
-    return r.status();
+    return Status::ok();
   }
 
   void shutdown() override {
@@ -67,6 +73,7 @@ class WebhooksPlugin final : public Plugin {
   std::unique_ptr<Endpoints> endpoints_;
   std::unique_ptr<Outbox> outbox_;
   std::unique_ptr<DeliveryWorkers> workers_;
+  std::unique_ptr<WebhookOps> ops_;
 };
 
 }  // namespace

@@ -26,6 +26,9 @@ using namespace std::chrono_literals;
 // 32 key bytes; any whsec_ secret works, a fixed one lets the verifier check it.
 const std::string kSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYo=";
 
+constexpr const char* kAdminEmail = "root@example.com";
+constexpr const char* kAdminPassword = "Admin-Pass-1";
+
 DaemonOptions webhook_options(const WebhookReceiver& receiver, const std::string& storage = "") {
   DaemonOptions o;
   o.plugins = {"auth", "collection", "webhooks"};
@@ -167,6 +170,117 @@ TEST(Webhooks, PendingMessagesSurviveKill9AndAreDeliveredAfterTheRestart) {
   EXPECT_EQ(delivered, keys) << "every acknowledged insert's event, after the kill";
   std::error_code ignored;
   std::filesystem::remove_all(storage, ignored);
+}
+
+// The admin's bearer header (auth.admin_* makes the admin on the project's first use).
+Headers admin_of(const DaemonProcess& daemon) {
+  HttpResponse r = daemon.call({{"op", "auth.signin"},
+                                {"grant_type", "password"},
+                                {"email", kAdminEmail},
+                                {"password", kAdminPassword}});
+  EXPECT_EQ(r.status, 200) << r.describe();
+  return {{"Authorization", "Bearer " + r.json()["data"]["id_token"].get<std::string>()}};
+}
+
+TEST(Webhooks, AdminsManageEndpointsAndSeeEveryAttempt) {
+  WebhookReceiver configured(ReceiverOptions{});
+  WebhookReceiver second(ReceiverOptions{ReceiverBehaviour{.fail_first = 1}});
+  DaemonOptions options = webhook_options(configured);
+  options.config["auth.admin_email"] = kAdminEmail;
+  options.config["auth.admin_password"] = kAdminPassword;
+  auto daemon = DaemonProcess::start(options);
+  const Headers admin = admin_of(*daemon);
+  const Headers user = daemon->user("dave").bearer();
+
+  // Only admins manage webhooks.
+  HttpResponse refused = daemon->call({{"op", "webhooks.endpoint.list"}}, user);
+  EXPECT_EQ(refused.status, 403) << refused.describe();
+
+  HttpResponse created = daemon->call({{"op", "webhooks.endpoint.create"},
+                                       {"url", second.url("/second")},
+                                       {"events", {"document.created"}},
+                                       {"description", "orders feed"}},
+                                      admin);
+  ASSERT_EQ(created.status, 200) << created.describe();
+  const json endpoint = created.json()["data"];
+  const std::string id = endpoint["id"];
+  const std::string secret = endpoint["secret"];
+  EXPECT_TRUE(secret.starts_with("whsec_"));
+  EXPECT_EQ(endpoint["events"], json({"document.created"}));
+
+  HttpResponse listed = daemon->call({{"op", "webhooks.endpoint.list"}}, admin);
+  ASSERT_EQ(listed.status, 200);
+  ASSERT_EQ(listed.json()["data"].size(), 2u);  // the configured one and the new one
+  for (const json& e : listed.json()["data"]) EXPECT_FALSE(e.contains("secret")) << e.dump();
+
+  // Bad parameters name their field.
+  for (const auto& [body, field] : std::vector<std::pair<json, std::string>>{
+           {{{"op", "webhooks.endpoint.create"}}, "url"},
+           {{{"op", "webhooks.endpoint.create"}, {"url", "ftp://x.example/"}}, "url"},
+           {{{"op", "webhooks.endpoint.create"}, {"url", second.url()}, {"events", {"nope"}}},
+            "events"},
+           {{{"op", "webhooks.endpoint.update"}, {"id", "whep_missing"}, {"enabled", false}}, "id"},
+           {{{"op", "webhooks.message.list"}, {"limit", 0}}, "limit"},
+           {{{"op", "webhooks.message.resend"}, {"id", 7}}, "id"}}) {
+    HttpResponse r = daemon->call(body, admin);
+    EXPECT_EQ(r.status, 400) << body.dump() << " " << r.describe();
+    EXPECT_EQ(r.json()["error"]["code"], "VALIDATION_ERROR");
+    EXPECT_EQ(r.json()["error"]["details"]["field"], field) << body.dump();
+  }
+
+  daemon->call({{"op", "collection.insert"}, {"collection", "orders"}, {"data", {{"n", 1}}}}, user);
+  const std::vector<Delivery> at_second = second.wait_for(2, 20s);  // failed once, then delivered
+  ASSERT_EQ(at_second.size(), 2u);
+  EXPECT_EQ(at_second[0].id, at_second[1].id);
+  EXPECT_EQ(verify_signatures(secret, {at_second[1]}).exit_code, 0);
+
+  HttpResponse messages = daemon->call(
+      {{"op", "webhooks.message.list"}, {"endpoint", id}, {"state", "delivered"}}, admin);
+  ASSERT_EQ(messages.status, 200) << messages.describe();
+  ASSERT_EQ(messages.json()["meta"]["total"], 1);
+  const json message = messages.json()["data"][0];
+  EXPECT_EQ(message["id"], at_second[0].id);
+  EXPECT_EQ(message["payload"]["type"], "document.created");
+  ASSERT_EQ(message["attempts"].size(), 2u);
+  EXPECT_EQ(message["attempts"][0]["status"], 500);
+  EXPECT_FALSE(message["attempts"][0]["error"].get<std::string>().empty());
+  EXPECT_EQ(message["attempts"][1]["status"], 200);
+  EXPECT_GE(message["attempts"][1]["latency_ms"], 0);
+
+  // A resend delivers the same message again, with the same Webhook-Id.
+  HttpResponse resent =
+      daemon->call({{"op", "webhooks.message.resend"}, {"id", message["id"]}}, admin);
+  ASSERT_EQ(resent.status, 200) << resent.describe();
+  const std::vector<Delivery> again = second.wait_for(3, 20s);
+  ASSERT_EQ(again.size(), 3u);
+  EXPECT_EQ(again[2].id, at_second[0].id);
+  EXPECT_EQ(again[2].status, 200);
+
+  // Rotation: the new secret verifies the next delivery, and so does the old one for a while.
+  HttpResponse rotated =
+      daemon->call({{"op", "webhooks.endpoint.rotate_secret"}, {"id", id}}, admin);
+  ASSERT_EQ(rotated.status, 200) << rotated.describe();
+  const std::string new_secret = rotated.json()["data"]["secret"];
+  EXPECT_NE(new_secret, secret);
+  daemon->call({{"op", "collection.insert"}, {"collection", "orders"}, {"data", {{"n", 2}}}}, user);
+  const std::vector<Delivery> after = second.wait_for(5, 20s);  // failed once, then delivered
+  ASSERT_EQ(after.size(), 5u);
+  EXPECT_EQ(after[4].status, 200);
+  EXPECT_EQ(verify_signatures(new_secret, {after[4]}).exit_code, 0);
+  EXPECT_EQ(verify_signatures(secret, {after[4]}).exit_code, 0);
+
+  // Switched off, then deleted: nothing more arrives there.
+  ASSERT_EQ(
+      daemon->call({{"op", "webhooks.endpoint.update"}, {"id", id}, {"enabled", false}}, admin)
+          .status,
+      200);
+  ASSERT_EQ(daemon->call({{"op", "webhooks.endpoint.delete"}, {"id", id}}, admin).status, 200);
+  EXPECT_EQ(daemon->call({{"op", "webhooks.endpoint.list"}}, admin).json()["data"].size(), 1u);
+  daemon->call({{"op", "collection.insert"}, {"collection", "orders"}, {"data", {{"n", 3}}}}, user);
+  // The configured endpoint still gets it (the admin's and dave's sign-ups and sign-ins, three
+  // inserts); once it has, the switched-off endpoint would have had it too.
+  EXPECT_EQ(configured.wait_for(7, 20s).size(), 7u);
+  EXPECT_EQ(second.deliveries().size(), 5u);
 }
 
 }  // namespace

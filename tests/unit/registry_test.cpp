@@ -33,7 +33,7 @@ Status add(Registry& r, std::string_view plugin, std::string_view name) {
 // The message a malformed op name is refused with.
 std::string malformed(std::string_view kind, std::string_view name) {
   return std::string(kind) + " name '" + std::string(name) +
-         "' is not <area>.<verb> in lowercase letters, digits and '_'";
+         "' is not <area>.<verb> or <area>.<group>.<verb> in lowercase letters, digits and '_'";
 }
 
 // ---- name rules -------------------------------------------------------------------------------
@@ -46,7 +46,8 @@ TEST(RegistryNames, AcceptsAreaDotVerbInLowercaseLettersDigitsAndUnderscore) {
   EXPECT_TRUE(add(r, "echo", "echo.2fa").is_ok());  // a verb may start with a digit
   EXPECT_TRUE(add(r, "e2e", "e2e.run").is_ok());
   EXPECT_TRUE(add(r, "my_area", "my_area.x").is_ok());
-  EXPECT_EQ(r.op_count(), 6u);
+  EXPECT_TRUE(add(r, "echo", "echo.thing.create").is_ok());  // a group and a verb
+  EXPECT_EQ(r.op_count(), 7u);
   EXPECT_NE(r.find_op("my_area.x"), nullptr);
 }
 
@@ -58,7 +59,10 @@ TEST(RegistryNames, RefusesMalformedNamesAndKeepsNothing) {
       "echo.",
       ".ping",
       "echo..ping",
-      "echo.ping.x",
+      "echo.ping.x.y",
+      "echo.ping.",
+      "echo..ping.x",
+      "echo.Ping.x",
       "Echo.ping",
       "echo.Ping",
       "ECHO.PING",

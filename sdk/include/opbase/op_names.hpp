@@ -1,5 +1,6 @@
 // The rules of op and service names, shared by the daemon's registry and the SDK's fake host:
-// "<area>.<verb>" in lowercase letters, digits and '_'; the alias areas the API defines
+// "<area>.<verb>" or "<area>.<group>.<verb>" ("webhooks.endpoint.create") in lowercase letters,
+// digits and '_'; the alias areas the API defines
 // (spec 4.0, DECISIONS 6 and 30: db.* for collection.*, the baseai.* names for ai.*).
 // Pure constexpr functions; thread-safe.
 #pragma once
@@ -40,10 +41,17 @@ constexpr bool valid_area(std::string_view area) {
   return !area.empty() && area.size() <= 32 && area[0] >= 'a' && area[0] <= 'z' && valid_verb(area);
 }
 
+// What follows the area: a verb, or a group and a verb.
+constexpr bool valid_verb_path(std::string_view rest) {
+  const auto dot = rest.find('.');
+  if (dot == std::string_view::npos) return valid_verb(rest);
+  return valid_verb(rest.substr(0, dot)) && valid_verb(rest.substr(dot + 1));
+}
+
 constexpr bool valid_name(std::string_view name) {
   const auto dot = name.find('.');
   return dot != std::string_view::npos && valid_area(name.substr(0, dot)) &&
-         valid_verb(name.substr(dot + 1));
+         valid_verb_path(name.substr(dot + 1));
 }
 
 // The alias area owned by `area` ("db" for "collection"), or "" when none.
