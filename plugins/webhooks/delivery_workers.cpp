@@ -1,10 +1,9 @@
 #include "delivery_workers.hpp"
 
-#include <openssl/rand.h>
-
 #include <chrono>
 #include <random>
 
+#include "random_id.hpp"
 #include "webhook_signature.hpp"
 #include "webhook_target.hpp"
 
@@ -13,18 +12,8 @@ namespace {
 
 using nlohmann::json;
 
-// "whd_" and 64 random bits: who holds a lease, different for every daemon start.
-std::string new_owner() {
-  unsigned char bytes[8];
-  if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("no randomness");
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string owner = "whd_";
-  for (unsigned char b : bytes) {
-    owner.push_back(kHex[b >> 4]);
-    owner.push_back(kHex[b & 15]);
-  }
-  return owner;
-}
+// Who holds a lease: different for every daemon start.
+std::string new_owner() { return random_id("whd_", 8); }
 
 double unit_random() {
   thread_local std::mt19937_64 rng{std::random_device{}()};

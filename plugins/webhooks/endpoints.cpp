@@ -1,11 +1,10 @@
 #include "endpoints.hpp"
 
-#include <openssl/rand.h>
-
 #include <algorithm>
 #include <stdexcept>
 
 #include "opbase/iso_time.hpp"
+#include "random_id.hpp"
 #include "webhook_signature.hpp"
 
 namespace opbase::webhooks {
@@ -17,19 +16,6 @@ query::Match key_match(std::string_view id) {
   auto match = query::parse_match({{"_key", id}}, store::wire_parse_options());
   if (!match) throw std::logic_error("endpoints: a malformed constant match");
   return std::move(*match);
-}
-
-// "whep_" and 96 random bits in hex.
-std::string new_endpoint_id() {
-  unsigned char bytes[12];
-  if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("no randomness for an id");
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id = "whep_";
-  for (unsigned char b : bytes) {
-    id.push_back(kHex[b >> 4]);
-    id.push_back(kHex[b & 15]);
-  }
-  return id;
 }
 
 store::FindRequest all_endpoints() {
@@ -132,7 +118,7 @@ Result<std::optional<json>> Endpoints::get(std::string_view project, std::string
 }
 
 Result<json> Endpoints::create(std::string_view project, json fields, int64_t now_ms) const {
-  fields.update({{"_key", new_endpoint_id()},
+  fields.update({{"_key", random_id("whep_", 12)},
                  {"_userkey", nullptr},
                  {"_created_at", iso_time(now_ms)},
                  {"created_ms", now_ms},
