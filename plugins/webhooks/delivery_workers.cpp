@@ -75,7 +75,7 @@ void DeliveryWorkers::run(int index) {
       const std::lock_guard lock(mutex_);
       seen_wakes = wakes_;
     }
-    bool delivered_any = false;
+    bool busy = false;  // more work may be waiting: look again at once
     for (const std::string& project : projects()) {
       if (stopping_) break;
       auto endpoints = endpoints_.enabled(project);
@@ -83,14 +83,7 @@ void DeliveryWorkers::run(int index) {
         host_.warn("webhooks: endpoints of " + project + ": " + endpoints.status().message());
         continue;
       }
-      if (index == 0) {
-        auto made = outbox_.fan_out(project, *endpoints, host_.now_ms());
-        if (!made) host_.warn("webhooks: outbox of " + project + ": " + made.status().message());
-        if (made && *made > 0) {
-          host_.count("queued_total", *made);
-          wake_.notify_all();  // the other workers claim what was just queued
-        }
-      }
+      if (index == 0) busy |= feed(project, *endpoints);
       auto claimed = outbox_.claim(project, owner_, host_.now_ms(), config_.lease_ms, 1);
       if (!claimed) {
         host_.warn("webhooks: claim in " + project + ": " + claimed.status().message());
@@ -98,14 +91,34 @@ void DeliveryWorkers::run(int index) {
       }
       for (const Message& message : *claimed) {
         deliver(project, message, *endpoints, http);
-        delivered_any = true;
+        busy = true;
       }
     }
-    if (delivered_any) continue;  // more may be due: look again at once
+    if (busy) continue;
     std::unique_lock lock(mutex_);
     wake_.wait_for(lock, std::chrono::milliseconds(config_.poll_ms),
                    [&] { return stopping_ || wakes_ != seen_wakes; });
   }
+}
+
+bool DeliveryWorkers::feed(const std::string& project, const std::vector<Endpoint>& endpoints) {
+  const int64_t now = host_.now_ms();
+  auto made = outbox_.fan_out(project, endpoints, now, kFanOutBatch);
+  if (!made) {
+    host_.warn("webhooks: outbox of " + project + ": " + made.status().message());
+    return false;
+  }
+  if (*made > 0) {
+    host_.count("queued_total", *made);
+    wake_.notify_all();  // the other workers claim what was just queued
+  }
+  if (int64_t& last = last_expiry_ms_[project]; now - last >= kExpiryEveryMs) {
+    last = now;
+    if (auto expired = outbox_.expire(project, now - config_.retention_ms, now); !expired) {
+      host_.warn("webhooks: expiring messages of " + project + ": " + expired.status().message());
+    }
+  }
+  return *made > 0;  // a full batch may have left more events behind
 }
 
 void DeliveryWorkers::deliver(std::string_view project, const Message& message,

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -38,6 +39,8 @@ class DeliveryWorkers {
  private:
   void run(int index);
   std::vector<std::string> projects() const;
+  // Worker 0's share: kept events into messages, old messages out. True when it made any.
+  bool feed(const std::string& project, const std::vector<Endpoint>& endpoints);
   // One attempt of a claimed message of `project`, recorded in the outbox.
   void deliver(std::string_view project, const Message& message,
                const std::vector<Endpoint>& endpoints, HttpDelivery& http);
@@ -53,6 +56,10 @@ class DeliveryWorkers {
   std::condition_variable wake_;
   uint64_t wakes_ = 0;  // guarded by mutex_
   std::vector<std::thread> threads_;
+  std::map<std::string, int64_t> last_expiry_ms_;  // by project; worker 0's only
+
+  static constexpr int kFanOutBatch = 100;
+  static constexpr int64_t kExpiryEveryMs = 60'000;
 };
 
 }  // namespace opbase::webhooks

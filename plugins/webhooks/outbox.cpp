@@ -168,6 +168,7 @@ Result<std::string> Outbox::finish(std::string_view project, const Message& mess
     if (delay) change.set["next_ms"] = attempt.time_ms + attempt.latency_ms + *delay;
   }
   change.set["state"] = state;
+  if (state != "pending") change.set["finished_ms"] = attempt.time_ms + attempt.latency_ms;
   store::UpdateRequest update{std::string(kMessagesCollection), store::Scope::everyone(), {}};
   update.steps.push_back({match_of({{"_key", message.id},
                                     {"lease_owner", owner},
@@ -199,6 +200,23 @@ Result<Outbox::Page> Outbox::list(std::string_view project,
   auto found = store_.find(project, find);
   if (!found) return found.status();
   return Page{std::move(found->documents), found->total};
+}
+
+Result<int64_t> Outbox::expire(std::string_view project, int64_t before_ms, int64_t now_ms) const {
+  store::StateRequest old{
+      std::string(kMessagesCollection),
+      store::Scope::everyone(),
+      match_of({{"state:$in", {"delivered", "failed"}}, {"finished_ms:$lt", before_ms}}),
+      store::State::kActive,
+      store::State::kDeleted,
+      "expired",
+      now_ms};
+  auto moved = store_.change_state(project, old);
+  if (!moved) return moved.status();
+  if (moved->keys.empty()) return int64_t{0};
+  auto purged = store_.purge(project, {store::State::kDeleted, now_ms + 1});
+  if (!purged) return purged.status();
+  return static_cast<int64_t>(moved->keys.size());
 }
 
 Result<std::string> Outbox::resend(std::string_view project, std::string_view id,

@@ -77,6 +77,10 @@ class Outbox {
   // message an attempt holds right now (resent then, it could be sent twice at once).
   Result<std::string> resend(std::string_view project, std::string_view id, int64_t now_ms) const;
 
+  // Removes for good the delivered and failed messages that ended before `before_ms`; answers
+  // how many (webhooks.retention).
+  Result<int64_t> expire(std::string_view project, int64_t before_ms, int64_t now_ms) const;
+
   // The message id of (event, endpoint).
   static std::string message_id(std::string_view event_id, std::string_view endpoint_id);
   // The delivery body of a kept event: {"type", "timestamp" (the event's time, ISO 8601 UTC

@@ -75,6 +75,10 @@ Result<WebhooksConfig> read_config(const Host& host) {
   auto timeout = read_duration(host, "webhooks.timeout", c.timeout_ms);
   auto lease = read_duration(host, "webhooks.lease", c.lease_ms);
   auto poll = read_duration(host, "webhooks.poll", c.poll_ms);
+  auto retention = read_duration(host, "webhooks.retention", c.retention_ms);
+  if (!retention) return retention.status();
+  if (*retention < 60'000) return bad("webhooks.retention", "must be at least 1m");
+  c.retention_ms = *retention;
   auto allow = read_bool(host, "webhooks.allow_private_targets", false);
   auto workers = host.config_int("webhooks.workers", c.workers);
   if (!timeout) return timeout.status();

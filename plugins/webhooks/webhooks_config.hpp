@@ -29,6 +29,8 @@ struct WebhooksConfig {
   int64_t lease_ms = 60'000;
   // How often each project's outbox is looked at when no event wakes the workers.
   int64_t poll_ms = 1'000;
+  // How long delivered and failed messages stay listable (and resendable) before they go.
+  int64_t retention_ms = 7 * 86'400'000LL;
 };
 
 // "5s", "250ms", "2m", "1h" or a plain number of milliseconds.

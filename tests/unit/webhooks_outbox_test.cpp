@@ -130,6 +130,22 @@ TEST_F(Outboxes, FailuresRetryAfterTheScheduleThenFail) {
   EXPECT_EQ(m["attempts"]["4"]["error"], "answered HTTP 503");
 }
 
+TEST_F(Outboxes, EndedMessagesGoAfterTheRetention) {
+  insert_documents(2);
+  ASSERT_EQ(*outbox_.fan_out("p", {endpoint("a", {"document.created"})}, env_.now_ms()), 2);
+  auto claimed = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
+  ASSERT_EQ(claimed->size(), 1u);
+  ASSERT_EQ(*outbox_.finish("p", (*claimed)[0], "d", {env_.now_ms(), 200, 3, ""}, 0.5),
+            "delivered");
+  const int64_t ended = env_.now_ms() + 3;
+  EXPECT_EQ(*outbox_.expire("p", ended, env_.now_ms()), 0) << "not older than the cut-off yet";
+  env_.fake().advance_ms(10);
+  EXPECT_EQ(*outbox_.expire("p", ended + 1, env_.now_ms()), 1);
+  const std::vector<json> left = messages();
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0]["state"], "pending") << "pending messages never expire";
+}
+
 TEST(RetrySchedule, SpreadsEachDelayByTwentyPercentAndEndsAfterTheLast) {
   const std::vector<int64_t> d = {5'000, 30'000, 120'000, 600'000, 3'600'000};
   EXPECT_EQ(retry_delay_ms(d, 1, 0.5), 5'000);
