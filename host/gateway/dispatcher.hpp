@@ -23,6 +23,7 @@ struct ApiCall {
   std::optional<std::string_view> endpoint_key;  // nullopt for POST /api
   std::string_view api_key;                      // X-API-KEY, empty when absent
   std::string_view authorization;                // Authorization header, empty when absent
+  std::string_view admin_key;                    // X-Admin-Key header, empty when absent
   std::string_view body;
   bool body_too_large = false;  // the reader stopped at max_body_bytes
   std::string_view request_id;
@@ -44,8 +45,13 @@ inline constexpr std::string_view kStatementOp = "collection.statement";
 
 class Dispatcher {
  public:
-  Dispatcher(const Projects& projects, const Registry& registry, size_t max_body_bytes)
-      : projects_(projects), registry_(registry), max_body_bytes_(max_body_bytes) {}
+  // `admin_key_digest`: SHA-256 of `server.admin_key`, or empty when none is configured.
+  Dispatcher(const Projects& projects, const Registry& registry, size_t max_body_bytes,
+             std::string admin_key_digest = "")
+      : projects_(projects),
+        registry_(registry),
+        max_body_bytes_(max_body_bytes),
+        admin_key_digest_(std::move(admin_key_digest)) {}
 
   ApiAnswer handle(const ApiCall& call) const;
 
@@ -61,10 +67,13 @@ class Dispatcher {
     std::string token;
   };
   Result<Caller> authorize(const OpEntry& op, const Project& project, const ApiCall& call) const;
+  // An admin op called with X-Admin-Key: the server's administrator, no user.
+  Result<Caller> authorize_admin_key(std::string_view presented) const;
 
   const Projects& projects_;
   const Registry& registry_;
   const size_t max_body_bytes_;
+  const std::string admin_key_digest_;
 };
 
 }  // namespace opbase::host

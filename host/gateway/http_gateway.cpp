@@ -20,6 +20,7 @@
 #include "gateway/envelope.hpp"
 #include "gateway/jwks_route.hpp"
 #include "log/log.hpp"
+#include "util/secrets.hpp"
 
 namespace opbase::host {
 namespace {
@@ -234,6 +235,7 @@ class GatewayHandler final : public Poco::Net::HTTPRequestHandler {
     call.endpoint_key = endpoint_key;
     call.api_key = request.get("X-API-KEY", "");
     call.authorization = request.get("Authorization", "");
+    call.admin_key = request.get("X-Admin-Key", "");
     call.body = body;
     call.body_too_large = too_large;
     call.request_id = request_id;
@@ -326,6 +328,12 @@ Result<GatewaySettings> GatewaySettings::from(const Config& config) {
   s.max_keep_alive_requests = static_cast<int>(*max_keep_alive);
   s.receive_timeout_s = static_cast<int>(*receive_timeout);
   s.max_body_bytes = static_cast<size_t>(*max_body);
+  if (const auto admin_key = config.get("server.admin_key"); admin_key && !admin_key->empty()) {
+    if (admin_key->size() < 32) {
+      return Status::validation("server.admin_key must be at least 32 characters (random ones)");
+    }
+    s.admin_key_digest = sha256(*admin_key);
+  }
   return s;
 }
 

@@ -44,6 +44,9 @@ struct GatewaySettings {
   int max_keep_alive_requests = 0;
   int receive_timeout_s = 30;
   size_t max_body_bytes = 4 << 20;
+  // SHA-256 of `server.admin_key` (at least 32 characters), or empty: the key that, sent as
+  // X-Admin-Key, calls admin ops without an admin's token. Only the digest is kept.
+  std::string admin_key_digest;
 
   static Result<GatewaySettings> from(const Config& config);
 };

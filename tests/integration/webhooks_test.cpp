@@ -188,6 +188,8 @@ TEST(Webhooks, AdminsManageEndpointsAndSeeEveryAttempt) {
   DaemonOptions options = webhook_options(configured);
   options.config["auth.admin_email"] = kAdminEmail;
   options.config["auth.admin_password"] = kAdminPassword;
+  const std::string admin_key = "sak_webhooks_test_0123456789abcdef0123";
+  options.config["server.admin_key"] = admin_key;
   auto daemon = DaemonProcess::start(options);
   const Headers admin = admin_of(*daemon);
   const Headers user = daemon->user("dave").bearer();
@@ -195,6 +197,12 @@ TEST(Webhooks, AdminsManageEndpointsAndSeeEveryAttempt) {
   // Only admins manage webhooks.
   HttpResponse refused = daemon->call({{"op", "webhooks.endpoint.list"}}, user);
   EXPECT_EQ(refused.status, 403) << refused.describe();
+  // The server admin key stands in for an admin's token; a wrong one is refused.
+  EXPECT_EQ(daemon->call({{"op", "webhooks.endpoint.list"}}, {{"X-Admin-Key", admin_key}}).status,
+            200);
+  EXPECT_EQ(
+      daemon->call({{"op", "webhooks.endpoint.list"}}, {{"X-Admin-Key", admin_key + "x"}}).status,
+      401);
 
   HttpResponse created = daemon->call({{"op", "webhooks.endpoint.create"},
                                        {"url", second.url("/second")},

@@ -14,6 +14,7 @@
 
 #include "config/config.hpp"
 #include "plugins/response.hpp"
+#include "util/secrets.hpp"
 
 namespace opbase::host {
 namespace {
@@ -183,6 +184,7 @@ struct Call {
   std::optional<std::string> endpoint_key = "alpha-ep";
   std::string api_key = kAlphaKey;
   std::string authorization;
+  std::string admin_key;
   std::string body = R"({"op":"test.ok"})";
   bool body_too_large = false;
   std::string request_id = "req-1";
@@ -238,6 +240,7 @@ class DispatcherTest : public ::testing::Test {
     if (c.endpoint_key) call.endpoint_key = std::string_view(*c.endpoint_key);
     call.api_key = c.api_key;
     call.authorization = c.authorization;
+    call.admin_key = c.admin_key;
     call.body = c.body;
     call.body_too_large = c.body_too_large;
     call.request_id = c.request_id;
@@ -723,6 +726,29 @@ TEST_F(DispatcherTest, AdminOpNeedsTheAdminRole) {
   const ApiAnswer admin = run_op("test.admin", "Bearer admin-token");
   EXPECT_EQ(expect_data(admin)["user_id"], "a1");
   EXPECT_EQ(admin.metric_op, "test.admin");
+}
+
+TEST_F(DispatcherTest, TheServerAdminKeyCallsAdminOpsWithoutAUser) {
+  const std::string key = "sak_0123456789abcdef0123456789abcdef";
+  const Dispatcher with_key(*projects_, registry_, kMaxBody, opbase::host::sha256(key));
+  Call c;
+  c.body = json({{"op", "test.admin"}}).dump();
+  c.admin_key = key;
+  const json seen = expect_data(run_on(with_key, c));
+  EXPECT_EQ(seen["user_id"], "");
+  EXPECT_EQ(json::parse(seen["user_claims"].get<std::string>())["roles"], json({"admin"}));
+  EXPECT_EQ(verifier_.calls, 0) << "no token to verify";
+
+  // A wrong key, or any key where none is configured, is refused; a token is not looked at.
+  c.admin_key = key.substr(0, key.size() - 1) + "0";
+  c.authorization = "Bearer admin-token";
+  expect_error(run_on(with_key, c), "AUTHENTICATION_FAILED", 401);
+  c.admin_key = key;
+  expect_error(run_on(*dispatcher_, c), "AUTHENTICATION_FAILED", 401);
+  // The key opens admin ops only: a user op still needs its user.
+  c.body = json({{"op", "test.user"}}).dump();
+  c.authorization = "";
+  expect_error(run_on(with_key, c), "AUTHENTICATION_FAILED", 401);
 }
 
 TEST_F(DispatcherTest, OptionalAccess) {
