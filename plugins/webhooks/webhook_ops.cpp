@@ -78,8 +78,10 @@ void WebhookOps::register_ops(Registrar& r) {
       {"webhooks.endpoint.rotate_secret", &WebhookOps::rotate_secret},
       {"webhooks.message.list", &WebhookOps::list_messages},
       {"webhooks.message.resend", &WebhookOps::resend_message}};
-  for (const auto& [name, handler] : ops) {
-    r.op(name, Access::kAdmin,
+  for (const auto& entry : ops) {
+    // A copy, not the structured binding: clang 14 cannot capture those.
+    const auto handler = entry.second;
+    r.op(entry.first, Access::kAdmin,
          [this, handler](const Request& req) { return (this->*handler)(req); });
   }
 }
