@@ -45,16 +45,27 @@ void DeliveryWorkers::stop() {
     stopping_ = true;
   }
   wake_.notify_all();
+  feeder_wake_.notify_all();
   for (std::thread& t : threads_) t.join();
   threads_.clear();
 }
 
-void DeliveryWorkers::wake() {
+void DeliveryWorkers::events_arrived() {
   {
     const std::lock_guard lock(mutex_);
-    ++wakes_;
+    ++event_wakes_;
+    if (!feeder_waiting_) return;  // it will look anyway: spare a wake-up per write
+  }
+  feeder_wake_.notify_one();
+}
+
+void DeliveryWorkers::messages_due() {
+  {
+    const std::lock_guard lock(mutex_);
+    ++message_wakes_;
   }
   wake_.notify_all();
+  feeder_wake_.notify_all();
 }
 
 std::vector<std::string> DeliveryWorkers::projects() const {
@@ -69,11 +80,25 @@ std::vector<std::string> DeliveryWorkers::projects() const {
 
 void DeliveryWorkers::run(int index) {
   HttpDelivery http(&stopping_);
+  const bool feeder = index == 0;
+  int64_t last_feed_ms = 0;
   while (!stopping_) {
-    uint64_t seen_wakes = 0;
+    if (feeder) {
+      // Under a stream of writes every one wakes the feeder: gather them into one batch (each
+      // fan-out costs a read and two writes however few events it finds).
+      const int64_t wait_ms = last_feed_ms + kMinFeedGapMs - host_.now_ms();
+      if (wait_ms > 0) {
+        std::unique_lock lock(mutex_);
+        feeder_wake_.wait_for(lock, std::chrono::milliseconds(wait_ms),
+                              [&] { return stopping_.load(); });
+      }
+      last_feed_ms = host_.now_ms();
+    }
+    uint64_t seen_events = 0, seen_messages = 0;
     {
       const std::lock_guard lock(mutex_);
-      seen_wakes = wakes_;
+      seen_events = event_wakes_;
+      seen_messages = message_wakes_;
     }
     bool busy = false;  // more work may be waiting: look again at once
     for (const std::string& project : projects()) {
@@ -83,7 +108,7 @@ void DeliveryWorkers::run(int index) {
         host_.warn("webhooks: endpoints of " + project + ": " + endpoints.status().message());
         continue;
       }
-      if (index == 0) busy |= feed(project, *endpoints);
+      if (feeder) busy |= feed(project, *endpoints);
       auto claimed = outbox_.claim(project, owner_, host_.now_ms(), config_.lease_ms, 1);
       if (!claimed) {
         host_.warn("webhooks: claim in " + project + ": " + claimed.status().message());
@@ -96,8 +121,17 @@ void DeliveryWorkers::run(int index) {
     }
     if (busy) continue;
     std::unique_lock lock(mutex_);
-    wake_.wait_for(lock, std::chrono::milliseconds(config_.poll_ms),
-                   [&] { return stopping_ || wakes_ != seen_wakes; });
+    // New events concern only the feeder; the others wait for messages it queued.
+    if (!feeder) {
+      wake_.wait_for(lock, std::chrono::milliseconds(config_.poll_ms),
+                     [&] { return stopping_ || message_wakes_ != seen_messages; });
+      continue;
+    }
+    feeder_waiting_ = true;
+    feeder_wake_.wait_for(lock, std::chrono::milliseconds(config_.poll_ms), [&] {
+      return stopping_ || message_wakes_ != seen_messages || event_wakes_ != seen_events;
+    });
+    feeder_waiting_ = false;
   }
 }
 
@@ -110,7 +144,7 @@ bool DeliveryWorkers::feed(const std::string& project, const std::vector<Endpoin
   }
   if (*made > 0) {
     host_.count("queued_total", *made);
-    wake_.notify_all();  // the other workers claim what was just queued
+    messages_due();  // the other workers claim what was just queued
   }
   if (int64_t& last = last_expiry_ms_[project]; now - last >= kExpiryEveryMs) {
     last = now;

@@ -3,7 +3,7 @@
 // messages with a lease and posts them, signed, to their endpoint. Workers sleep until an event
 // wakes them or `webhooks.poll` passes, so messages left by a restart, or by another daemon on
 // the same MongoDB, are picked up without traffic.
-// Thread-safety: wake() from any thread; start() and stop() from one.
+// Thread-safety: events_arrived() and messages_due() from any thread; start() and stop() from one.
 #pragma once
 
 #include <atomic>
@@ -33,8 +33,10 @@ class DeliveryWorkers {
   void start();
   // Aborts attempts in flight (they are retried later, by this or another daemon) and joins.
   void stop();
-  // New events may be waiting.
-  void wake();
+  // New events may be waiting: wakes the feeder (worker 0).
+  void events_arrived();
+  // Messages may be due (queued, resent): wakes every worker.
+  void messages_due();
 
  private:
   void run(int index);
@@ -53,12 +55,16 @@ class DeliveryWorkers {
   const std::string owner_;  // this daemon's name in leases
   std::atomic<bool> stopping_{false};
   std::mutex mutex_;
-  std::condition_variable wake_;
-  uint64_t wakes_ = 0;  // guarded by mutex_
+  std::condition_variable wake_;         // the workers but the feeder
+  std::condition_variable feeder_wake_;  // worker 0
+  bool feeder_waiting_ = false;          // guarded by mutex_
+  uint64_t event_wakes_ = 0;             // guarded by mutex_
+  uint64_t message_wakes_ = 0;           // guarded by mutex_
   std::vector<std::thread> threads_;
   std::map<std::string, int64_t> last_expiry_ms_;  // by project; worker 0's only
 
   static constexpr int kFanOutBatch = 100;
+  static constexpr int64_t kMinFeedGapMs = 20;  // at most 50 fan-outs a second per daemon
   static constexpr int64_t kExpiryEveryMs = 60'000;
 };
 

@@ -247,7 +247,7 @@ Result<Reply> WebhookOps::resend_message(const Request& request) const {
     return Status::validation("the message is being delivered right now; resend it afterwards",
                               {{"field", "id"}});
   }
-  workers_.wake();
+  workers_.messages_due();
   return Reply({{"resent", true}});
 }
 

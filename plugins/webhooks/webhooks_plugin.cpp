@@ -35,7 +35,7 @@ class WebhooksPlugin final : public Plugin {
     for (const char* pattern : {"document.*", "user.*"}) {
       r.subscribe_durable(pattern);
       r.subscribe(pattern, [this](const Event&) {
-        if (workers_) workers_->wake();
+        if (workers_) workers_->events_arrived();
       });
     }
     if (Status s = bootstrap_endpoints(); !s) return s;

@@ -399,13 +399,17 @@ Status SqliteProjectStore::journal(Connection& db, WriteEvents* events,
                                    const std::vector<std::string>& changed) {
   if (events == nullptr) return Status::ok();
   events->report(inserted, changed);
+  std::vector<std::string> subscribers;  // each noted once, not once per event
   for (const JournalRecord& record : events->records()) {
     if (Status s = insert_one(db, record.ns, store::kEventsCollection, record.document,
                               record.document.dump());
         !s) {
       return s;
     }
-    if (Status s = note_collection(db, record.ns, store::kEventsCollection); !s) return s;
+    if (std::find(subscribers.begin(), subscribers.end(), record.ns) == subscribers.end()) {
+      if (Status s = note_collection(db, record.ns, store::kEventsCollection); !s) return s;
+      subscribers.push_back(record.ns);
+    }
   }
   return Status::ok();
 }
