@@ -17,14 +17,17 @@ namespace {
 
 using std::chrono::steady_clock;
 
-pid_t spawn(const std::vector<std::string>& args, posix_spawn_file_actions_t* actions) {
+// `on_path`: look args[0] up on PATH (posix_spawnp) instead of taking it as a path.
+pid_t spawn(const std::vector<std::string>& args, posix_spawn_file_actions_t* actions,
+            bool on_path = false) {
   std::vector<std::string> copy = args;
   std::vector<char*> argv;
   for (auto& a : copy) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = -1;
-  if (posix_spawn(&pid, argv[0], actions, nullptr, argv.data(), environ) != 0) return -1;
-  return pid;
+  const int spawned = on_path ? posix_spawnp(&pid, argv[0], actions, nullptr, argv.data(), environ)
+                              : posix_spawn(&pid, argv[0], actions, nullptr, argv.data(), environ);
+  return spawned == 0 ? pid : -1;
 }
 
 // Waits for `pid` until `deadline`, then kills it. Its exit status, or -1.
@@ -93,6 +96,18 @@ bool run_command(const std::vector<std::string>& args, std::chrono::seconds limi
   const pid_t pid = spawn(args, &actions);
   posix_spawn_file_actions_destroy(&actions);
   return pid > 0 && reap(pid, steady_clock::now() + limit) == 0;
+}
+
+int run_to_file(const std::vector<std::string>& args, const std::string& output_file,
+                std::chrono::seconds limit) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  const pid_t pid = spawn(args, &actions, /*on_path=*/true);
+  posix_spawn_file_actions_destroy(&actions);
+  return pid > 0 ? reap(pid, steady_clock::now() + limit) : -1;
 }
 
 }  // namespace opbase::test

@@ -45,4 +45,9 @@ class ChildServer {
 // Runs a command with its output discarded, for at most `limit`; true when it exited with 0.
 bool run_command(const std::vector<std::string>& args, std::chrono::seconds limit);
 
+// Runs args (args[0] looked up on PATH) with standard output and error into `output_file`, for at
+// most `limit`; its exit code, or -1 when it could not start, was killed or ran too long.
+int run_to_file(const std::vector<std::string>& args, const std::string& output_file,
+                std::chrono::seconds limit);
+
 }  // namespace opbase::test

@@ -7,9 +7,6 @@
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
 #include <Poco/StreamCopier.h>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cctype>
@@ -21,8 +18,6 @@
 #include <thread>
 
 #include "temp_dir.hpp"
-
-extern char** environ;
 
 namespace opbase::test {
 namespace {
@@ -104,35 +99,6 @@ int64_t recorded_count(int port) {
   if (!control(port, "GET", "/_control", "", &text)) return -1;
   const json summary = json::parse(text, nullptr, /*allow_exceptions=*/false);
   return summary.is_object() ? summary.value("count", int64_t{-1}) : -1;
-}
-
-// Runs args (args[0] looked up on PATH) with stdout and stderr into `output_file`, for at most
-// `limit`; its exit code, or -1 when it could not start, was killed or ran too long.
-int run_to_file(const std::vector<std::string>& args, const std::string& output_file,
-                std::chrono::seconds limit) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0600);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  std::vector<std::string> copy = args;
-  std::vector<char*> argv;
-  argv.reserve(copy.size() + 1);
-  for (auto& a : copy) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) return -1;
-  const auto deadline = steady_clock::now() + limit;
-  int status = 0;
-  while (steady_clock::now() < deadline) {
-    if (waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  kill(pid, SIGKILL);
-  waitpid(pid, nullptr, 0);
-  return -1;
 }
 
 }  // namespace
