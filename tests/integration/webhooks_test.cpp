@@ -172,6 +172,31 @@ TEST(Webhooks, PendingMessagesSurviveKill9AndAreDeliveredAfterTheRestart) {
   std::filesystem::remove_all(storage, ignored);
 }
 
+TEST(Webhooks, BadSettingsRefuseThePluginNamingTheKey) {
+  WebhookReceiver receiver(ReceiverOptions{});
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, std::string>>{{"webhooks.url", "ftp://example.com/"},
+                                                        {"webhooks.secret", "not-a-secret"},
+                                                        {"webhooks.retry_delays", "5s,soon"},
+                                                        {"webhooks.timeout", "1h"},
+                                                        {"webhooks.signature_content", "body"},
+                                                        {"webhooks.workers", "0"}}) {
+    DaemonOptions options = webhook_options(receiver);
+    options.config[key] = value;
+    auto daemon = DaemonProcess::start(options);
+    const HttpResponse ready = daemon->request("GET", "/readyz");
+    EXPECT_EQ(ready.status, 503) << key;
+    EXPECT_EQ(ready.json()["checks"]["plugins"]["webhooks"], "refused") << key;
+    EXPECT_NE(daemon->log().find(key), std::string::npos) << key << ": " << daemon->log();
+  }
+  // A gateway setting stops the start itself.
+  DaemonOptions options = webhook_options(receiver);
+  options.config["server.admin_key"] = "too-short";
+  auto daemon = DaemonProcess::spawn(options);
+  EXPECT_EQ(daemon->wait_exit(20s), 78);
+  EXPECT_NE(daemon->log().find("server.admin_key"), std::string::npos) << daemon->log();
+}
+
 // The admin's bearer header (auth.admin_* makes the admin on the project's first use).
 Headers admin_of(const DaemonProcess& daemon) {
   HttpResponse r = daemon.call({{"op", "auth.signin"},
@@ -229,7 +254,21 @@ TEST(Webhooks, AdminsManageEndpointsAndSeeEveryAttempt) {
             "events"},
            {{{"op", "webhooks.endpoint.update"}, {"id", "whep_missing"}, {"enabled", false}}, "id"},
            {{{"op", "webhooks.message.list"}, {"limit", 0}}, "limit"},
-           {{{"op", "webhooks.message.resend"}, {"id", 7}}, "id"}}) {
+           {{{"op", "webhooks.message.list"}, {"state", "lost"}}, "state"},
+           {{{"op", "webhooks.message.list"}, {"offset", -1}}, "offset"},
+           {{{"op", "webhooks.message.resend"}, {"id", 7}}, "id"},
+           {{{"op", "webhooks.message.resend"}, {"id", "msg_missing"}}, "id"},
+           {{{"op", "webhooks.endpoint.create"}, {"url", second.url()}, {"enabled", "yes"}},
+            "enabled"},
+           {{{"op", "webhooks.endpoint.create"}, {"url", second.url()}, {"secret", "whsec_x"}},
+            "secret"},
+           {{{"op", "webhooks.endpoint.create"},
+             {"url", second.url()},
+             {"signature_content", "body"}},
+            "signature_content"},
+           {{{"op", "webhooks.endpoint.update"}, {"id", id}, {"secret", secret}}, "secret"},
+           {{{"op", "webhooks.endpoint.rotate_secret"}, {"id", id}, {"grace_s", -1}}, "grace_s"},
+           {{{"op", "webhooks.endpoint.delete"}}, "id"}}) {
     HttpResponse r = daemon->call(body, admin);
     EXPECT_EQ(r.status, 400) << body.dump() << " " << r.describe();
     EXPECT_EQ(r.json()["error"]["code"], "VALIDATION_ERROR");
