@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -126,8 +127,10 @@ class AuthHttp : public ::testing::Test {
                 {"mail.from", "Shop <no-reply@shop.test>"},
                 {"auth.app_name", "Shop"},
                 {"auth.admin_email", kAdminEmail},
-                // Every test signs up from 127.0.0.1; the per-address limit has its own test.
+                // Every test signs up and fails sign-ins from 127.0.0.1; the per-e-mail limit
+                // has its own test.
                 {"auth.rate.signup_per_address", "off"},
+                {"auth.rate.signin_failures_per_address", "off"},
                 {"auth.admin_password", kAdminPassword}};
     return o;
   }
@@ -294,18 +297,30 @@ TEST_F(AuthHttp, WrongPasswordAndUnknownEmailAnswerAlikeInTheSameTime) {
   // least of several tries each, alternating. Not the wall time: while other processes hold the
   // CPU (a parallel build, other tests) a request waits without working, and a sign-in waits
   // at several hand-offs, so wall time measured the machine's load more than the server. Both
-  // paths make the same store reads and writes, so their waits match too. Six failures per
-  // address in all, under the rate limit (10), which would answer both at once. On one core:
-  // cores of unequal speed would otherwise time the two kinds of request on different clocks.
+  // paths make the same store reads and writes, so their waits match too. On one core: cores
+  // of unequal speed would otherwise time the two kinds of request on different clocks.
+  // CPU time is not load-free either: argon2 is bound by memory, and a process on the other
+  // core sharing the cache slowed one path by 24 % in a CI run. So the test goes on trying, up
+  // to 30 each, until the least of each agree within 10 % (a quiet moment gives both their
+  // floor); the assertion allows 20 %. Fresh addresses every 5 tries stay under the per-e-mail
+  // limit (10), which would answer both at once; the per-address limit is off for this suite.
   const CpuPin pin(daemon_->pid());
   ASSERT_TRUE(pin.pinned());
   double known = 1e9, missing = 1e9, known_wall = 1e9, missing_wall = 1e9;
-  for (int i = 0; i < 5; ++i) {
-    for (auto [who, best, best_wall] :
-         {std::tuple{email, &known, &known_wall}, std::tuple{nobody, &missing, &missing_wall}}) {
+  std::string known_email = email, missing_email = nobody;
+  int tries = 0;
+  for (; tries < 30; ++tries) {
+    if (tries >= 5 && std::abs(missing - known) < 0.1 * known) break;
+    if (tries > 0 && tries % 5 == 0) {
+      known_email = fresh_email();
+      ASSERT_EQ(signup(known_email).status, 200);
+      missing_email = fresh_email("nobody");
+    }
+    for (auto [who, best, best_wall] : {std::tuple{known_email, &known, &known_wall},
+                                        std::tuple{missing_email, &missing, &missing_wall}}) {
       const int64_t cpu_before = cpu_time_ns(daemon_->pid());
       const auto start = steady_clock::now();
-      signin(who, "Wrong-pass-1");
+      ASSERT_EQ(signin(who, "Wrong-pass-1").code(), "INVALID_CREDENTIALS");
       const double wall =
           std::chrono::duration<double, std::milli>(steady_clock::now() - start).count();
       const int64_t cpu_after = cpu_time_ns(daemon_->pid());
@@ -315,8 +330,8 @@ TEST_F(AuthHttp, WrongPasswordAndUnknownEmailAnswerAlikeInTheSameTime) {
     }
   }
   EXPECT_NEAR(missing, known, 0.2 * known)
-      << "least CPU ms: known " << known << ", unknown " << missing << " (wall ms: known "
-      << known_wall << ", unknown " << missing_wall << ")";
+      << "least CPU ms of " << tries << " tries: known " << known << ", unknown " << missing
+      << " (wall ms: known " << known_wall << ", unknown " << missing_wall << ")";
   EXPECT_GT(known, 1.0) << "an argon2id check costs milliseconds; the CPU clock read nothing";
 }
 
