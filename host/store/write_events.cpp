@@ -11,10 +11,14 @@ namespace {
 
 using nlohmann::json;
 
-// "evt_" and 128 random bits in hex: the id every subscriber of one event sees.
-std::string new_event_id() {
+// "evt_" and 32 hex digits: the time in milliseconds (48 bits), then 80 random bits. The id every
+// subscriber of one event sees. Time first so that journal rows, keyed by it, are appended to
+// the end of the store's key index instead of landing on a random page of it: random keys made
+// each event dirty a page of its own in every commit that wrote, moved and removed it.
+std::string new_event_id(int64_t now_ms) {
   unsigned char bytes[16];
-  if (RAND_bytes(bytes, sizeof bytes) != 1)
+  for (int i = 0; i < 6; ++i) bytes[i] = static_cast<unsigned char>(now_ms >> (8 * (5 - i)));
+  if (RAND_bytes(bytes + 6, sizeof bytes - 6) != 1)
     throw std::runtime_error("no randomness for an event id");
   static constexpr char kHex[] = "0123456789abcdef";
   std::string id = "evt_";
@@ -59,7 +63,7 @@ void WriteEvents::raise(const std::string& type, const std::vector<std::string>&
   json payload = {{"_key", spec_.key.empty() ? document_key : spec_.key}};
   if (!spec_.collection.empty()) payload["collection"] = spec_.collection;
   if (!plugins.empty()) {
-    const std::string id = new_event_id();
+    const std::string id = new_event_id(now_ms_);
     for (const std::string& plugin : plugins) {
       records_.push_back({plugin,
                           {{"_key", id + "." + plugin},

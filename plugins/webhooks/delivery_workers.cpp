@@ -82,10 +82,11 @@ void DeliveryWorkers::run(int index) {
   HttpDelivery http(&stopping_);
   const bool feeder = index == 0;
   int64_t last_feed_ms = 0;
+  bool behind = false;  // the last fan-out found a full batch: more are waiting, no pause
   while (!stopping_) {
-    if (feeder) {
+    if (feeder && !behind) {
       // Under a stream of writes every one wakes the feeder: gather them into one batch (each
-      // fan-out costs a read and two writes however few events it finds).
+      // fan-out costs a read and three writes however few events it finds).
       const int64_t wait_ms = last_feed_ms + kMinFeedGapMs - host_.now_ms();
       if (wait_ms > 0) {
         std::unique_lock lock(mutex_);
@@ -101,6 +102,7 @@ void DeliveryWorkers::run(int index) {
       seen_messages = message_wakes_;
     }
     bool busy = false;  // more work may be waiting: look again at once
+    behind = false;
     for (const std::string& project : projects()) {
       if (stopping_) break;
       auto endpoints = endpoints_.enabled(project);
@@ -108,7 +110,7 @@ void DeliveryWorkers::run(int index) {
         host_.warn("webhooks: endpoints of " + project + ": " + endpoints.status().message());
         continue;
       }
-      if (feeder) busy |= feed(project, *endpoints);
+      if (feeder && feed(project)) behind = busy = true;
       auto claimed = outbox_.claim(project, owner_, host_.now_ms(), config_.lease_ms, 1);
       if (!claimed) {
         host_.warn("webhooks: claim in " + project + ": " + claimed.status().message());
@@ -135,15 +137,16 @@ void DeliveryWorkers::run(int index) {
   }
 }
 
-bool DeliveryWorkers::feed(const std::string& project, const std::vector<Endpoint>& endpoints) {
+bool DeliveryWorkers::feed(const std::string& project) {
   const int64_t now = host_.now_ms();
-  auto made = outbox_.fan_out(project, endpoints, now, kFanOutBatch);
-  if (!made) {
-    host_.warn("webhooks: outbox of " + project + ": " + made.status().message());
+  auto done = outbox_.fan_out(
+      project, [&] { return endpoints_.enabled(project); }, now, kFanOutBatch);
+  if (!done) {
+    host_.warn("webhooks: outbox of " + project + ": " + done.status().message());
     return false;
   }
-  if (*made > 0) {
-    host_.count("queued_total", *made);
+  if (done->messages > 0) {
+    host_.count("queued_total", done->messages);
     messages_due();  // the other workers claim what was just queued
   }
   if (int64_t& last = last_expiry_ms_[project]; now - last >= kExpiryEveryMs) {
@@ -152,7 +155,7 @@ bool DeliveryWorkers::feed(const std::string& project, const std::vector<Endpoin
       host_.warn("webhooks: expiring messages of " + project + ": " + expired.status().message());
     }
   }
-  return *made > 0;  // a full batch may have left more events behind
+  return done->events == kFanOutBatch;  // a full batch may have left more events behind
 }
 
 void DeliveryWorkers::deliver(std::string_view project, const Message& message,

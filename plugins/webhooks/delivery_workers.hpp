@@ -42,7 +42,7 @@ class DeliveryWorkers {
   void run(int index);
   std::vector<std::string> projects() const;
   // Worker 0's share: kept events into messages, old messages out. True when it made any.
-  bool feed(const std::string& project, const std::vector<Endpoint>& endpoints);
+  bool feed(const std::string& project);
   // One attempt of a claimed message of `project`, recorded in the outbox.
   void deliver(std::string_view project, const Message& message,
                const std::vector<Endpoint>& endpoints, HttpDelivery& http);
@@ -63,8 +63,8 @@ class DeliveryWorkers {
   std::vector<std::thread> threads_;
   std::map<std::string, int64_t> last_expiry_ms_;  // by project; worker 0's only
 
-  static constexpr int kFanOutBatch = 100;
-  static constexpr int64_t kMinFeedGapMs = 20;  // at most 50 fan-outs a second per daemon
+  static constexpr int kFanOutBatch = 500;
+  static constexpr int64_t kMinFeedGapMs = 20;  // 50 fan-outs a second at most, unless behind
   static constexpr int64_t kExpiryEveryMs = 60'000;
 };
 

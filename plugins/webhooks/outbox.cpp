@@ -2,6 +2,8 @@
 
 #include <openssl/sha.h>
 
+#include <algorithm>
+
 #include "opbase/iso_time.hpp"
 #include "retry_schedule.hpp"
 
@@ -23,13 +25,14 @@ std::vector<query::SortKey> sort_of(std::string_view text) {
 }
 
 json new_message(const json& event, const Endpoint& endpoint, int64_t now_ms) {
-  return {{"_key", Outbox::message_id(event.value("id", ""), endpoint.id)},
+  const int64_t event_ms = event.value("time_ms", int64_t{0});
+  return {{"_key", Outbox::message_id(event.value("id", ""), endpoint.id, event_ms)},
           {"_userkey", nullptr},
           {"_created_at", iso_time(now_ms)},
           {"endpoint", endpoint.id},
           {"event_id", event.value("id", "")},
           {"type", event.value("type", "")},
-          {"event_ms", event.value("time_ms", int64_t{0})},
+          {"event_ms", event_ms},
           {"body", Outbox::body_of(event)},
           {"state", "pending"},
           {"attempts_made", 0},
@@ -53,15 +56,19 @@ Message Message::from_document(const json& doc) {
   return m;
 }
 
-std::string Outbox::message_id(std::string_view event_id, std::string_view endpoint_id) {
+std::string Outbox::message_id(std::string_view event_id, std::string_view endpoint_id,
+                               int64_t event_ms) {
   const std::string input = std::string(event_id) + "/" + std::string(endpoint_id);
   unsigned char digest[SHA256_DIGEST_LENGTH];
   SHA256(reinterpret_cast<const unsigned char*>(input.data()), input.size(), digest);
+  unsigned char bytes[16];
+  for (int i = 0; i < 6; ++i) bytes[i] = static_cast<unsigned char>(event_ms >> (8 * (5 - i)));
+  std::copy(digest, digest + 10, bytes + 6);
   static constexpr char kHex[] = "0123456789abcdef";
   std::string id = "msg_";
-  for (int i = 0; i < 16; ++i) {
-    id.push_back(kHex[digest[i] >> 4]);
-    id.push_back(kHex[digest[i] & 15]);
+  for (unsigned char b : bytes) {
+    id.push_back(kHex[b >> 4]);
+    id.push_back(kHex[b & 15]);
   }
   return id;
 }
@@ -73,8 +80,8 @@ std::string Outbox::body_of(const json& event) {
       .dump();
 }
 
-Result<int> Outbox::fan_out(std::string_view project, const std::vector<Endpoint>& endpoints,
-                            int64_t now_ms, int limit) const {
+Result<Outbox::FanOut> Outbox::fan_out(std::string_view project, const EndpointSource& endpoints,
+                                       int64_t now_ms, int limit) const {
   store::FindRequest find;
   find.collection = std::string(store::kEventsCollection);
   find.scope = store::Scope::everyone();
@@ -82,22 +89,45 @@ Result<int> Outbox::fan_out(std::string_view project, const std::vector<Endpoint
   find.limit = limit;
   auto events = store_.find(project, find);
   if (!events) return events.status();
-  int made = 0;
+  if (events->documents.empty()) return FanOut{};
+  auto targets = endpoints();
+  if (!targets) return targets.status();
+  std::vector<json> messages;
   std::vector<std::string> handled;
   for (const json& event : events->documents) {
-    for (const Endpoint& endpoint : endpoints) {
-      if (!endpoint.wants(event.value("type", ""))) continue;
-      const Status inserted = store_.insert(
-          project, {std::string(kMessagesCollection), {new_message(event, endpoint, now_ms)}});
-      if (inserted) {
-        ++made;
-      } else if (inserted.code() != store::kDuplicateKey) {
-        return inserted;  // the event stays kept and is fanned out again later
+    for (const Endpoint& endpoint : *targets) {
+      if (endpoint.wants(event.value("type", ""))) {
+        messages.push_back(new_message(event, endpoint, now_ms));
       }
     }
     handled.push_back(event.value("_key", ""));
   }
+  // The events stay kept until their messages are: a failure here fans them out again later.
+  auto made = insert_messages(project, std::move(messages));
+  if (!made) return made.status();
   if (Status s = remove_events(project, handled, now_ms); !s) return s;
+  return FanOut{static_cast<int>(handled.size()), *made};
+}
+
+// One write for the batch; answers how many were new. A message that exists already (its event
+// was fanned out before a crash removed it, or by another daemon at once) fails the batch as a
+// whole: then one by one, skipping those.
+Result<int> Outbox::insert_messages(std::string_view project, std::vector<json> messages) const {
+  if (messages.empty()) return 0;
+  store::InsertRequest batch{std::string(kMessagesCollection), std::move(messages)};
+  const Status inserted = store_.insert(project, batch);
+  if (inserted) return static_cast<int>(batch.documents.size());
+  if (inserted.code() != store::kDuplicateKey) return inserted;
+  int made = 0;
+  for (json& message : batch.documents) {
+    const Status one =
+        store_.insert(project, {std::string(kMessagesCollection), {std::move(message)}});
+    if (one) {
+      ++made;
+    } else if (one.code() != store::kDuplicateKey) {
+      return one;
+    }
+  }
   return made;
 }
 

@@ -14,6 +14,7 @@
 // Thread-safety: every method may be called from any thread (DocumentStore calls).
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -52,9 +53,17 @@ class Outbox {
   Outbox(const DocumentStore& store, std::vector<int64_t> retry_delays_ms)
       : store_(store), retry_delays_ms_(std::move(retry_delays_ms)) {}
 
-  // Turns up to `limit` kept events into messages; answers how many messages were made.
-  Result<int> fan_out(std::string_view project, const std::vector<Endpoint>& endpoints,
-                      int64_t now_ms, int limit = 100) const;
+  // What one fan_out did: events handled (removed from the journal) and messages made.
+  struct FanOut {
+    int events = 0;
+    int messages = 0;
+  };
+  using EndpointSource = std::function<Result<std::vector<Endpoint>>()>;
+  // Turns up to `limit` kept events, oldest first, into messages for the endpoints `endpoints`
+  // answers. It is asked after the events are read, so an endpoint made before an event was
+  // committed always gets it. events == limit: more may be waiting.
+  Result<FanOut> fan_out(std::string_view project, const EndpointSource& endpoints, int64_t now_ms,
+                         int limit = 100) const;
   // Up to `limit` messages due now, each leased to `owner` until now + lease_ms.
   Result<std::vector<Message>> claim(std::string_view project, std::string_view owner,
                                      int64_t now_ms, int64_t lease_ms, int limit) const;
@@ -81,13 +90,17 @@ class Outbox {
   // how many (webhooks.retention).
   Result<int64_t> expire(std::string_view project, int64_t before_ms, int64_t now_ms) const;
 
-  // The message id of (event, endpoint).
-  static std::string message_id(std::string_view event_id, std::string_view endpoint_id);
+  // The message id of (event, endpoint): the event's time in milliseconds (12 hex digits) and
+  // 80 bits of SHA-256(event id "/" endpoint id). Time first, so new messages are appended to
+  // the store's key index rather than written on a random page of it.
+  static std::string message_id(std::string_view event_id, std::string_view endpoint_id,
+                                int64_t event_ms);
   // The delivery body of a kept event: {"type", "timestamp" (the event's time, ISO 8601 UTC
   // with milliseconds), "data"} (spec 6, DECISIONS 28).
   static std::string body_of(const nlohmann::json& event);
 
  private:
+  Result<int> insert_messages(std::string_view project, std::vector<nlohmann::json> messages) const;
   Status remove_events(std::string_view project, const std::vector<std::string>& keys,
                        int64_t now_ms) const;
 

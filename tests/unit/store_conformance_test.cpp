@@ -943,6 +943,12 @@ TEST_P(StoreConformance, WritesJournalTheirEventsForEachDurableSubscriber) {
   EXPECT_EQ(hooks[5]["data"]["_key"], "b");
   EXPECT_EQ(hooks[6]["type"], "document.created");
   EXPECT_EQ(hooks[6]["data"]["_key"], "z");
+  // Ids start with the write's time (12 hex digits of milliseconds), so they sort by time.
+  for (const json& e : hooks) {
+    const std::string id = e["id"];
+    ASSERT_EQ(id.size(), 4u + 32u);
+    EXPECT_EQ(std::stoll(id.substr(4, 12), nullptr, 16), e["time_ms"].get<int64_t>()) << id;
+  }
 }
 
 TEST_P(StoreConformance, AFailedWriteJournalsNothing) {

@@ -4,6 +4,8 @@
 // after the configured delay, or to failed after the last. Also the retry schedule and config.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "endpoints.hpp"
 #include "outbox.hpp"
 #include "retry_schedule.hpp"
@@ -36,6 +38,13 @@ class Outboxes : public ::testing::Test {
     e.events = std::move(events);
     return e;
   }
+  // The endpoints fan_out asks for, counting the asks.
+  Outbox::EndpointSource source(std::vector<Endpoint> endpoints) {
+    return [this, endpoints = std::move(endpoints)]() -> Result<std::vector<Endpoint>> {
+      ++endpoint_reads_;
+      return endpoints;
+    };
+  }
   static std::string new_secret_for_test() { return "whsec_" + std::string(43, 'A') + "="; }
 
   std::vector<json> messages() { return env_.documents("p", kMessagesCollection); }
@@ -44,6 +53,7 @@ class Outboxes : public ::testing::Test {
   DocumentStore store_{env_.host()};
   Outbox outbox_{store_, {300, 600, 900}};
   int next_ = 0;
+  int endpoint_reads_ = 0;
 };
 
 TEST_F(Outboxes, FanOutMakesOneMessagePerEndpointThatTakesTheType) {
@@ -51,9 +61,10 @@ TEST_F(Outboxes, FanOutMakesOneMessagePerEndpointThatTakesTheType) {
   const std::vector<Endpoint> endpoints = {endpoint("a", {"document.created"}),
                                            endpoint("b", {"document.deleted"}),
                                            endpoint("c", {"document.created", "user.signedup"})};
-  auto made = outbox_.fan_out("p", endpoints, env_.now_ms());
+  auto made = outbox_.fan_out("p", source(endpoints), env_.now_ms());
   ASSERT_TRUE(made) << made.status().to_string();
-  EXPECT_EQ(*made, 6);
+  EXPECT_EQ(made->messages, 6);
+  EXPECT_EQ(made->events, 3);
   const std::vector<json> all = messages();
   ASSERT_EQ(all.size(), 6u);
   for (const json& m : all) {
@@ -62,13 +73,61 @@ TEST_F(Outboxes, FanOutMakesOneMessagePerEndpointThatTakesTheType) {
     const json body = json::parse(m["body"].get<std::string>());
     EXPECT_EQ(body["type"], "document.created");
     EXPECT_EQ(body["data"]["collection"], "orders");
-    EXPECT_EQ(m["_key"], Outbox::message_id(m["event_id"].get<std::string>(),
-                                            m["endpoint"].get<std::string>()));
+    EXPECT_EQ(m["_key"],
+              Outbox::message_id(m["event_id"].get<std::string>(), m["endpoint"].get<std::string>(),
+                                 m["event_ms"].get<int64_t>()));
   }
   EXPECT_TRUE(env_.documents("p", store::kEventsCollection).empty()) << "handled events go";
   // Again: nothing new.
-  EXPECT_EQ(*outbox_.fan_out("p", endpoints, env_.now_ms()), 0);
+  EXPECT_EQ(outbox_.fan_out("p", source(endpoints), env_.now_ms())->messages, 0);
   EXPECT_EQ(messages().size(), 6u);
+}
+
+TEST_F(Outboxes, AFullBatchSaysMoreMayWaitAndLeavesTheNewestForTheNextCall) {
+  insert_documents(3);
+  env_.fake().advance_ms(5);
+  insert_documents(2);
+  const auto endpoints = source({endpoint("a", {"document.created"})});
+  auto first = outbox_.fan_out("p", endpoints, env_.now_ms(), 3);
+  ASSERT_TRUE(first) << first.status().to_string();
+  EXPECT_EQ(first->events, 3);
+  EXPECT_EQ(first->messages, 3);
+  std::set<std::string> left;
+  for (const json& event : env_.documents("p", store::kEventsCollection)) {
+    left.insert(event["data"]["_key"].get<std::string>());
+  }
+  EXPECT_EQ(left, (std::set<std::string>{"o3", "o4"})) << "the oldest go first";
+  auto rest = outbox_.fan_out("p", endpoints, env_.now_ms(), 3);
+  EXPECT_EQ(rest->events, 2);
+  EXPECT_EQ(messages().size(), 5u);
+}
+
+TEST_F(Outboxes, EndpointsAreReadOnlyOnceEventsWereReadSoANewEndpointMissesNone) {
+  const auto endpoints = source({endpoint("a", {"document.created"})});
+  EXPECT_EQ(outbox_.fan_out("p", endpoints, env_.now_ms())->events, 0);
+  EXPECT_EQ(endpoint_reads_, 0) << "no events: no read of the endpoints";
+  insert_documents(2);
+  EXPECT_EQ(outbox_.fan_out("p", endpoints, env_.now_ms())->messages, 2);
+  EXPECT_EQ(endpoint_reads_, 1);
+}
+
+TEST_F(Outboxes, EventsNoEndpointTakesAreRemovedWithoutMessages) {
+  insert_documents(4);
+  auto done = outbox_.fan_out("p", source({endpoint("a", {"user.signedup"})}), env_.now_ms());
+  EXPECT_EQ(done->events, 4);
+  EXPECT_EQ(done->messages, 0);
+  EXPECT_TRUE(env_.documents("p", store::kEventsCollection).empty());
+  EXPECT_TRUE(messages().empty());
+}
+
+TEST_F(Outboxes, MessageIdsStartWithTheEventTimeSoTheyAreAppendedInTimeOrder) {
+  const std::string a = Outbox::message_id("evt_1", "whep_a", 1'700'000'000'000);
+  EXPECT_EQ(a.size(), 4u + 32u);
+  EXPECT_EQ(a.substr(0, 16), "msg_018bcfe56800");  // 1.7e12 ms in 12 hex digits
+  EXPECT_NE(a, Outbox::message_id("evt_1", "whep_b", 1'700'000'000'000));
+  EXPECT_NE(a, Outbox::message_id("evt_2", "whep_a", 1'700'000'000'000));
+  EXPECT_EQ(a, Outbox::message_id("evt_1", "whep_a", 1'700'000'000'000));
+  EXPECT_LT(a, Outbox::message_id("evt_0", "whep_a", 1'700'000'000'001));
 }
 
 TEST_F(Outboxes, AnEventFannedOutTwiceMakesNoSecondMessage) {
@@ -76,16 +135,18 @@ TEST_F(Outboxes, AnEventFannedOutTwiceMakesNoSecondMessage) {
   const std::vector<json> kept = env_.documents("p", store::kEventsCollection);
   ASSERT_EQ(kept.size(), 1u);
   const std::vector<Endpoint> endpoints = {endpoint("a", {"document.created"})};
-  ASSERT_EQ(*outbox_.fan_out("p", endpoints, env_.now_ms()), 1);
+  ASSERT_EQ(outbox_.fan_out("p", source(endpoints), env_.now_ms())->messages, 1);
   // As if a crash had come between making the message and removing the event.
   ASSERT_TRUE(store_.insert("p", {std::string(store::kEventsCollection), {kept[0]}}));
-  EXPECT_EQ(*outbox_.fan_out("p", endpoints, env_.now_ms()), 0);
+  EXPECT_EQ(outbox_.fan_out("p", source(endpoints), env_.now_ms())->messages, 0);
   EXPECT_EQ(messages().size(), 1u);
 }
 
 TEST_F(Outboxes, ADueMessageIsClaimedByOneOwnerUntilTheLeaseEnds) {
   insert_documents(1);
-  ASSERT_EQ(*outbox_.fan_out("p", {endpoint("a", {"document.created"})}, env_.now_ms()), 1);
+  ASSERT_EQ(
+      outbox_.fan_out("p", source({endpoint("a", {"document.created"})}), env_.now_ms())->messages,
+      1);
   auto first = outbox_.claim("p", "daemon-1", env_.now_ms(), 10'000, 10);
   ASSERT_TRUE(first);
   ASSERT_EQ(first->size(), 1u);
@@ -105,7 +166,9 @@ TEST_F(Outboxes, ADueMessageIsClaimedByOneOwnerUntilTheLeaseEnds) {
 
 TEST_F(Outboxes, FailuresRetryAfterTheScheduleThenFail) {
   insert_documents(1);
-  ASSERT_EQ(*outbox_.fan_out("p", {endpoint("a", {"document.created"})}, env_.now_ms()), 1);
+  ASSERT_EQ(
+      outbox_.fan_out("p", source({endpoint("a", {"document.created"})}), env_.now_ms())->messages,
+      1);
   const std::vector<int64_t> delays = {300, 600, 900};
   for (int attempt = 1; attempt <= 4; ++attempt) {
     auto claimed = outbox_.claim("p", "d", env_.now_ms(), 10'000, 10);
@@ -132,7 +195,9 @@ TEST_F(Outboxes, FailuresRetryAfterTheScheduleThenFail) {
 
 TEST_F(Outboxes, EndedMessagesGoAfterTheRetention) {
   insert_documents(2);
-  ASSERT_EQ(*outbox_.fan_out("p", {endpoint("a", {"document.created"})}, env_.now_ms()), 2);
+  ASSERT_EQ(
+      outbox_.fan_out("p", source({endpoint("a", {"document.created"})}), env_.now_ms())->messages,
+      2);
   auto claimed = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
   ASSERT_EQ(claimed->size(), 1u);
   ASSERT_EQ(*outbox_.finish("p", (*claimed)[0], "d", {env_.now_ms(), 200, 3, ""}, 0.5),
