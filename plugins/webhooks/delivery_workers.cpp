@@ -36,7 +36,8 @@ DeliveryWorkers::DeliveryWorkers(const Host& host, const WebhooksConfig& config,
 DeliveryWorkers::~DeliveryWorkers() { stop(); }
 
 void DeliveryWorkers::start() {
-  for (int i = 0; i < config_.workers; ++i) threads_.emplace_back([this, i] { run(i); });
+  threads_.emplace_back([this] { feed_loop(); });
+  for (int i = 0; i < config_.workers; ++i) threads_.emplace_back([this] { deliver_loop(); });
 }
 
 void DeliveryWorkers::stop() {
@@ -65,7 +66,6 @@ void DeliveryWorkers::messages_due() {
     ++message_wakes_;
   }
   wake_.notify_all();
-  feeder_wake_.notify_all();
 }
 
 std::vector<std::string> DeliveryWorkers::projects() const {
@@ -78,13 +78,13 @@ std::vector<std::string> DeliveryWorkers::projects() const {
   return ids;
 }
 
-void DeliveryWorkers::run(int index) {
-  HttpDelivery http(&stopping_);
-  const bool feeder = index == 0;
+// The feeder never posts: a receiver that takes its time must not hold back the events of
+// every other endpoint, nor let the journal grow.
+void DeliveryWorkers::feed_loop() {
   int64_t last_feed_ms = 0;
   bool behind = false;  // the last fan-out found a full batch: more are waiting, no pause
   while (!stopping_) {
-    if (feeder && !behind) {
+    if (!behind) {
       // Under a stream of writes every one wakes the feeder: gather them into one batch (each
       // fan-out costs a read and three writes however few events it finds).
       const int64_t wait_ms = last_feed_ms + kMinFeedGapMs - host_.now_ms();
@@ -95,45 +95,54 @@ void DeliveryWorkers::run(int index) {
       }
       last_feed_ms = host_.now_ms();
     }
-    uint64_t seen_events = 0, seen_messages = 0;
+    uint64_t seen_events = 0;
     {
       const std::lock_guard lock(mutex_);
       seen_events = event_wakes_;
-      seen_messages = message_wakes_;
     }
-    bool busy = false;  // more work may be waiting: look again at once
     behind = false;
     for (const std::string& project : projects()) {
       if (stopping_) break;
-      auto endpoints = endpoints_.enabled(project);
-      if (!endpoints) {
-        host_.warn("webhooks: endpoints of " + project + ": " + endpoints.status().message());
-        continue;
-      }
-      if (feeder && feed(project)) behind = busy = true;
+      behind |= feed(project);
+    }
+    if (behind) continue;
+    std::unique_lock lock(mutex_);
+    feeder_waiting_ = true;
+    feeder_wake_.wait_for(lock, std::chrono::milliseconds(config_.poll_ms),
+                          [&] { return stopping_ || event_wakes_ != seen_events; });
+    feeder_waiting_ = false;
+  }
+}
+
+void DeliveryWorkers::deliver_loop() {
+  HttpDelivery http(&stopping_);
+  while (!stopping_) {
+    uint64_t seen_messages = 0;
+    {
+      const std::lock_guard lock(mutex_);
+      seen_messages = message_wakes_;
+    }
+    bool busy = false;  // more messages may be due: look again at once
+    for (const std::string& project : projects()) {
+      if (stopping_) break;
       auto claimed = outbox_.claim(project, owner_, host_.now_ms(), config_.lease_ms, 1);
       if (!claimed) {
         host_.warn("webhooks: claim in " + project + ": " + claimed.status().message());
         continue;
       }
-      for (const Message& message : *claimed) {
-        deliver(project, message, *endpoints, http);
-        busy = true;
+      if (claimed->empty()) continue;
+      auto endpoints = endpoints_.enabled(project);
+      if (!endpoints) {
+        host_.warn("webhooks: endpoints of " + project + ": " + endpoints.status().message());
+        continue;  // the lease runs out and the message is tried again
       }
+      for (const Message& message : *claimed) deliver(project, message, *endpoints, http);
+      busy = true;
     }
     if (busy) continue;
     std::unique_lock lock(mutex_);
-    // New events concern only the feeder; the others wait for messages it queued.
-    if (!feeder) {
-      wake_.wait_for(lock, std::chrono::milliseconds(config_.poll_ms),
-                     [&] { return stopping_ || message_wakes_ != seen_messages; });
-      continue;
-    }
-    feeder_waiting_ = true;
-    feeder_wake_.wait_for(lock, std::chrono::milliseconds(config_.poll_ms), [&] {
-      return stopping_ || message_wakes_ != seen_messages || event_wakes_ != seen_events;
-    });
-    feeder_waiting_ = false;
+    wake_.wait_for(lock, std::chrono::milliseconds(config_.poll_ms),
+                   [&] { return stopping_ || message_wakes_ != seen_messages; });
   }
 }
 

@@ -1,8 +1,9 @@
-// DeliveryWorkers: the threads that move webhooks out (issue 5, DECISIONS 27). Worker 0 also
-// turns the events the store kept into messages (Outbox::fan_out); every worker claims due
-// messages with a lease and posts them, signed, to their endpoint. Workers sleep until an event
-// wakes them or `webhooks.poll` passes, so messages left by a restart, or by another daemon on
-// the same MongoDB, are picked up without traffic.
+// DeliveryWorkers: the threads that move webhooks out (issue 5, DECISIONS 27). The feeder turns
+// the events the store kept into messages (Outbox::fan_out) and expires old messages; each of
+// `webhooks.workers` delivery threads claims due messages with a lease and posts them, signed,
+// to their endpoint. They sleep until an event or a queued message wakes them or `webhooks.poll`
+// passes, so messages left by a restart, or by another daemon on the same MongoDB, are picked
+// up without traffic.
 // Thread-safety: events_arrived() and messages_due() from any thread; start() and stop() from one.
 #pragma once
 
@@ -33,15 +34,17 @@ class DeliveryWorkers {
   void start();
   // Aborts attempts in flight (they are retried later, by this or another daemon) and joins.
   void stop();
-  // New events may be waiting: wakes the feeder (worker 0).
+  // New events may be waiting: wakes the feeder.
   void events_arrived();
-  // Messages may be due (queued, resent): wakes every worker.
+  // Messages may be due (queued, resent): wakes the delivery threads.
   void messages_due();
 
  private:
-  void run(int index);
+  void feed_loop();
+  void deliver_loop();
   std::vector<std::string> projects() const;
-  // Worker 0's share: kept events into messages, old messages out. True when it made any.
+  // The feeder's work on one project: kept events into messages, old messages out. True when
+  // it found a full batch (more events may be waiting).
   bool feed(const std::string& project);
   // One attempt of a claimed message of `project`, recorded in the outbox.
   void deliver(std::string_view project, const Message& message,
@@ -55,13 +58,13 @@ class DeliveryWorkers {
   const std::string owner_;  // this daemon's name in leases
   std::atomic<bool> stopping_{false};
   std::mutex mutex_;
-  std::condition_variable wake_;         // the workers but the feeder
-  std::condition_variable feeder_wake_;  // worker 0
+  std::condition_variable wake_;         // the delivery threads
+  std::condition_variable feeder_wake_;  // the feeder
   bool feeder_waiting_ = false;          // guarded by mutex_
   uint64_t event_wakes_ = 0;             // guarded by mutex_
   uint64_t message_wakes_ = 0;           // guarded by mutex_
   std::vector<std::thread> threads_;
-  std::map<std::string, int64_t> last_expiry_ms_;  // by project; worker 0's only
+  std::map<std::string, int64_t> last_expiry_ms_;  // by project; the feeder's only
 
   static constexpr int kFanOutBatch = 500;
   static constexpr int64_t kMinFeedGapMs = 20;  // 50 fan-outs a second at most, unless behind
