@@ -210,7 +210,24 @@ Result<std::string> Outbox::finish(std::string_view project, const Message& mess
     // The lease ran out and another daemon took the message: its attempt counts, not ours.
     return std::string("taken over");
   }
+  if (state != "pending") {
+    // Out of the claims' way. If this fails (or the daemon dies first), expire() does it later.
+    (void)archive(project, message.id, state, attempt.time_ms + attempt.latency_ms);
+  }
   return state;
+}
+
+Status Outbox::archive(std::string_view project, std::string_view id, std::string_view state,
+                       int64_t finished_ms) const {
+  store::StateRequest ended{std::string(kMessagesCollection),
+                            store::Scope::everyone(),
+                            match_of({{"_key", id}, {"state", state}}),
+                            store::State::kActive,
+                            store::State::kArchived,
+                            std::string(id),  // resend restores it by this ref
+                            finished_ms};
+  auto moved = store_.change_state(project, ended);
+  return moved ? Status::ok() : moved.status();
 }
 
 Result<Outbox::Page> Outbox::list(std::string_view project,
@@ -220,37 +237,49 @@ Result<Outbox::Page> Outbox::list(std::string_view project,
   json match = json::object();
   if (endpoint) match["endpoint"] = *endpoint;
   if (state) match["state"] = *state;
-  store::FindRequest find;
-  find.collection = std::string(kMessagesCollection);
-  find.scope = store::Scope::everyone();
-  find.match = match_of(match);
-  find.limit = limit;
-  find.offset = offset;
-  find.with_total = true;
-  auto found = store_.find(project, find);
-  if (!found) return found.status();
-  return Page{std::move(found->documents), found->total};
+  // The messages still active (pending, or ended a moment ago), then the archived ones: one
+  // page over the two, each newest first.
+  Page page;
+  for (store::State kept : {store::State::kActive, store::State::kArchived}) {
+    store::FindRequest find;
+    find.collection = std::string(kMessagesCollection);
+    find.scope = store::Scope::everyone();
+    find.state = kept;
+    find.match = match_of(match);
+    find.limit = std::max<int64_t>(0, limit - static_cast<int64_t>(page.messages.size()));
+    find.offset = std::max<int64_t>(0, offset - page.total);
+    find.with_total = true;
+    auto found = store_.find(project, find);
+    if (!found) return found.status();
+    for (json& doc : found->documents) page.messages.push_back(std::move(doc));
+    page.total += found->total;
+  }
+  return page;
 }
 
 Result<int64_t> Outbox::expire(std::string_view project, int64_t before_ms, int64_t now_ms) const {
-  store::StateRequest old{
-      std::string(kMessagesCollection),
-      store::Scope::everyone(),
-      match_of({{"state:$in", {"delivered", "failed"}}, {"finished_ms:$lt", before_ms}}),
-      store::State::kActive,
-      store::State::kDeleted,
-      "expired",
-      now_ms};
-  auto moved = store_.change_state(project, old);
-  if (!moved) return moved.status();
-  if (moved->keys.empty()) return int64_t{0};
-  auto purged = store_.purge(project, {store::State::kDeleted, now_ms + 1});
-  if (!purged) return purged.status();
-  return static_cast<int64_t>(moved->keys.size());
+  // Ended messages finish() could not archive (a failure, a crash in between).
+  store::FindRequest strays;
+  strays.collection = std::string(kMessagesCollection);
+  strays.scope = store::Scope::everyone();
+  strays.match = match_of({{"state:$in", {"delivered", "failed"}}});
+  strays.limit = 1000;
+  auto found = store_.find(project, strays);
+  if (!found) return found.status();
+  for (const json& doc : found->documents) {
+    const int64_t finished_ms = doc.value("finished_ms", now_ms);
+    if (Status s = archive(project, doc.value("_key", ""), doc.value("state", ""), finished_ms); !s)
+      return s;
+  }
+  // Archived messages are the webhooks namespace's only archived documents.
+  return store_.purge(project, {store::State::kArchived, before_ms});
 }
 
 Result<std::string> Outbox::resend(std::string_view project, std::string_view id,
                                    int64_t now_ms) const {
+  auto restored = store_.restore(
+      project, {std::string(kMessagesCollection), store::Scope::everyone(), std::string(id)});
+  if (!restored) return restored.status();
   store::Change change;
   change.set = {
       {"state", "pending"}, {"next_ms", now_ms}, {"lease_until_ms", 0}, {"lease_owner", ""}};

@@ -8,7 +8,9 @@
 //  - claim takes a due message with a lease: a conditional update that only one caller wins, and
 //    that expires if its daemon dies mid-attempt;
 //  - finish records the attempt (time, status code, latency, error) and moves the message to
-//    delivered, failed, or its next try (retry_schedule.hpp).
+//    delivered, failed, or its next try (retry_schedule.hpp). An ended message is archived
+//    (store state "archived", ref = its id): claims then look at the active ones only, which
+//    are the pending ones, rather than at days of history; retention purges the archived.
 // The message id is the Webhook-Id, the same on every attempt; the body is kept as sent, so
 // every attempt sends the same bytes.
 // Thread-safety: every method may be called from any thread (DocumentStore calls).
@@ -73,8 +75,9 @@ class Outbox {
                              std::string_view owner, const AttemptResult& attempt,
                              double unit_random) const;
 
-  // A page of messages, newest first, optionally of one endpoint and/or in one state, with the
-  // number of all that match.
+  // A page of messages, optionally of one endpoint and/or in one state, with the number of all
+  // that match: the active ones (pending, in flight) newest first, then the ended ones newest
+  // first.
   struct Page {
     std::vector<nlohmann::json> messages;
     int64_t total = 0;
@@ -86,8 +89,8 @@ class Outbox {
   // message an attempt holds right now (resent then, it could be sent twice at once).
   Result<std::string> resend(std::string_view project, std::string_view id, int64_t now_ms) const;
 
-  // Removes for good the delivered and failed messages that ended before `before_ms`; answers
-  // how many (webhooks.retention).
+  // Removes for good the delivered and failed messages archived before `before_ms` (archiving
+  // first any ended message finish() left active); answers how many (webhooks.retention).
   Result<int64_t> expire(std::string_view project, int64_t before_ms, int64_t now_ms) const;
 
   // The message id of (event, endpoint): the event's time in milliseconds (12 hex digits) and
@@ -100,6 +103,8 @@ class Outbox {
   static std::string body_of(const nlohmann::json& event);
 
  private:
+  Status archive(std::string_view project, std::string_view id, std::string_view state,
+                 int64_t finished_ms) const;
   Result<int> insert_messages(std::string_view project, std::vector<nlohmann::json> messages) const;
   Status remove_events(std::string_view project, const std::vector<std::string>& keys,
                        int64_t now_ms) const;

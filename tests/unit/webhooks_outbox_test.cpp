@@ -47,7 +47,14 @@ class Outboxes : public ::testing::Test {
   }
   static std::string new_secret_for_test() { return "whsec_" + std::string(43, 'A') + "="; }
 
-  std::vector<json> messages() { return env_.documents("p", kMessagesCollection); }
+  // Every message, active (pending) or archived (ended).
+  std::vector<json> messages() {
+    std::vector<json> all = env_.documents("p", kMessagesCollection);
+    for (json& m : env_.documents("p", kMessagesCollection, store::State::kArchived)) {
+      all.push_back(std::move(m));
+    }
+    return all;
+  }
 
   test::StoreBackedHost env_{"webhooks"};
   DocumentStore store_{env_.host()};
@@ -209,6 +216,66 @@ TEST_F(Outboxes, EndedMessagesGoAfterTheRetention) {
   const std::vector<json> left = messages();
   ASSERT_EQ(left.size(), 1u);
   EXPECT_EQ(left[0]["state"], "pending") << "pending messages never expire";
+}
+
+TEST_F(Outboxes, EndedMessagesAreArchivedOutOfTheClaimsWayAndResendBringsThemBack) {
+  insert_documents(3);
+  ASSERT_EQ(
+      outbox_.fan_out("p", source({endpoint("a", {"document.created"})}), env_.now_ms())->messages,
+      3);
+  auto claimed = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
+  ASSERT_EQ(claimed->size(), 1u);
+  const std::string id = (*claimed)[0].id;
+  ASSERT_EQ(*outbox_.finish("p", (*claimed)[0], "d", {env_.now_ms(), 200, 3, ""}, 0.5),
+            "delivered");
+  EXPECT_EQ(env_.documents("p", kMessagesCollection).size(), 2u) << "the pending two stay active";
+  const auto archived = env_.documents("p", kMessagesCollection, store::State::kArchived);
+  ASSERT_EQ(archived.size(), 1u);
+  EXPECT_EQ(archived[0]["_key"], id);
+  EXPECT_EQ(archived[0]["state"], "delivered");
+
+  // Listed after the active ones, and counted.
+  auto page = outbox_.list("p", std::nullopt, std::nullopt, 50, 0);
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->total, 3);
+  ASSERT_EQ(page->messages.size(), 3u);
+  EXPECT_EQ(page->messages[2]["_key"], id);
+  auto second = outbox_.list("p", std::nullopt, std::nullopt, 2, 2);
+  ASSERT_EQ(second->messages.size(), 1u);
+  EXPECT_EQ(second->messages[0]["_key"], id) << "a page that starts among the archived";
+  auto delivered = outbox_.list("p", std::nullopt, std::string("delivered"), 50, 0);
+  EXPECT_EQ(delivered->total, 1);
+
+  EXPECT_EQ(*outbox_.resend("p", id, env_.now_ms()), "resent");
+  EXPECT_EQ(env_.documents("p", kMessagesCollection).size(), 3u);
+  EXPECT_TRUE(env_.documents("p", kMessagesCollection, store::State::kArchived).empty());
+  std::set<std::string> claimable;
+  for (int i = 0; i < 3; ++i) {
+    auto one = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
+    ASSERT_TRUE(one);
+    for (const Message& m : *one) claimable.insert(m.id);
+  }
+  EXPECT_TRUE(claimable.contains(id)) << "a resent message is claimed again";
+  EXPECT_EQ(*outbox_.resend("p", "msg_missing", env_.now_ms()), "missing");
+}
+
+TEST_F(Outboxes, ExpiryArchivesEndedMessagesLeftActiveByACrash) {
+  insert_documents(1);
+  ASSERT_EQ(
+      outbox_.fan_out("p", source({endpoint("a", {"document.created"})}), env_.now_ms())->messages,
+      1);
+  // As if the daemon died between recording the attempt and archiving the message.
+  store::UpdateRequest ended{std::string(kMessagesCollection), store::Scope::everyone(), {}};
+  store::Change change;
+  change.set = {{"state", "failed"}, {"finished_ms", env_.now_ms()}};
+  ended.steps.push_back({{}, std::move(change)});
+  ASSERT_TRUE(store_.update("p", ended));
+  ASSERT_EQ(env_.documents("p", kMessagesCollection).size(), 1u);
+  EXPECT_EQ(*outbox_.expire("p", env_.now_ms() - 1, env_.now_ms()), 0);
+  EXPECT_TRUE(env_.documents("p", kMessagesCollection).empty());
+  EXPECT_EQ(env_.documents("p", kMessagesCollection, store::State::kArchived).size(), 1u);
+  EXPECT_EQ(*outbox_.expire("p", env_.now_ms() + 1, env_.now_ms()), 1);
+  EXPECT_TRUE(messages().empty());
 }
 
 TEST(RetrySchedule, SpreadsEachDelayByTwentyPercentAndEndsAfterTheLast) {
