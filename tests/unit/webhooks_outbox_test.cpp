@@ -30,6 +30,14 @@ class Outboxes : public ::testing::Test {
     ASSERT_TRUE(store_.insert("p", insert));
   }
 
+  // n documents inserted and their events fanned out: n pending messages for endpoint "a".
+  void queue_messages(int n) {
+    insert_documents(n);
+    auto done = outbox_.fan_out("p", source({endpoint("a", {"document.created"})}), env_.now_ms());
+    ASSERT_TRUE(done) << done.status().to_string();
+    ASSERT_EQ(done->messages, n);
+  }
+
   Endpoint endpoint(std::string id, std::vector<std::string> events) {
     Endpoint e;
     e.id = std::move(id);
@@ -150,10 +158,7 @@ TEST_F(Outboxes, AnEventFannedOutTwiceMakesNoSecondMessage) {
 }
 
 TEST_F(Outboxes, ADueMessageIsClaimedByOneOwnerUntilTheLeaseEnds) {
-  insert_documents(1);
-  ASSERT_EQ(
-      outbox_.fan_out("p", source({endpoint("a", {"document.created"})}), env_.now_ms())->messages,
-      1);
+  queue_messages(1);
   auto first = outbox_.claim("p", "daemon-1", env_.now_ms(), 10'000, 10);
   ASSERT_TRUE(first);
   ASSERT_EQ(first->size(), 1u);
@@ -172,10 +177,7 @@ TEST_F(Outboxes, ADueMessageIsClaimedByOneOwnerUntilTheLeaseEnds) {
 }
 
 TEST_F(Outboxes, FailuresRetryAfterTheScheduleThenFail) {
-  insert_documents(1);
-  ASSERT_EQ(
-      outbox_.fan_out("p", source({endpoint("a", {"document.created"})}), env_.now_ms())->messages,
-      1);
+  queue_messages(1);
   const std::vector<int64_t> delays = {300, 600, 900};
   for (int attempt = 1; attempt <= 4; ++attempt) {
     auto claimed = outbox_.claim("p", "d", env_.now_ms(), 10'000, 10);
@@ -201,10 +203,7 @@ TEST_F(Outboxes, FailuresRetryAfterTheScheduleThenFail) {
 }
 
 TEST_F(Outboxes, EndedMessagesGoAfterTheRetention) {
-  insert_documents(2);
-  ASSERT_EQ(
-      outbox_.fan_out("p", source({endpoint("a", {"document.created"})}), env_.now_ms())->messages,
-      2);
+  queue_messages(2);
   auto claimed = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
   ASSERT_EQ(claimed->size(), 1u);
   ASSERT_EQ(*outbox_.finish("p", (*claimed)[0], "d", {env_.now_ms(), 200, 3, ""}, 0.5),
@@ -219,10 +218,7 @@ TEST_F(Outboxes, EndedMessagesGoAfterTheRetention) {
 }
 
 TEST_F(Outboxes, EndedMessagesAreArchivedOutOfTheClaimsWayAndResendBringsThemBack) {
-  insert_documents(3);
-  ASSERT_EQ(
-      outbox_.fan_out("p", source({endpoint("a", {"document.created"})}), env_.now_ms())->messages,
-      3);
+  queue_messages(3);
   auto claimed = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
   ASSERT_EQ(claimed->size(), 1u);
   const std::string id = (*claimed)[0].id;
@@ -260,10 +256,7 @@ TEST_F(Outboxes, EndedMessagesAreArchivedOutOfTheClaimsWayAndResendBringsThemBac
 }
 
 TEST_F(Outboxes, ExpiryArchivesEndedMessagesLeftActiveByACrash) {
-  insert_documents(1);
-  ASSERT_EQ(
-      outbox_.fan_out("p", source({endpoint("a", {"document.created"})}), env_.now_ms())->messages,
-      1);
+  queue_messages(1);
   // As if the daemon died between recording the attempt and archiving the message.
   store::UpdateRequest ended{std::string(kMessagesCollection), store::Scope::everyone(), {}};
   store::Change change;
