@@ -24,11 +24,20 @@ std::vector<query::SortKey> sort_of(std::string_view text) {
   return std::move(*sort);
 }
 
+// Messages are kept under one owner, with `_created_at` holding the time the message can next be
+// claimed (ISO 8601, so it sorts by time in every driver): due time, or the end of the lease
+// that holds it. The store's index of (owner, state, `_created_at`) then lists the active
+// (pending) messages in the order claims take them, and a claim reads the first few instead of
+// scanning the backlog; ended messages are archived out of that range.
+constexpr std::string_view kMessageOwner = "webhooks-outbox";
+
+store::Scope message_scope() { return store::Scope::user(std::string(kMessageOwner)); }
+
 json new_message(const json& event, const Endpoint& endpoint, int64_t now_ms) {
   const int64_t event_ms = event.value("time_ms", int64_t{0});
   return {{"_key", Outbox::message_id(event.value("id", ""), endpoint.id, event_ms)},
-          {"_userkey", nullptr},
-          {"_created_at", iso_time(now_ms)},
+          {"_userkey", kMessageOwner},
+          {"_created_at", iso_time(now_ms)},  // claimable from now
           {"endpoint", endpoint.id},
           {"event_id", event.value("id", "")},
           {"type", event.value("type", "")},
@@ -150,22 +159,26 @@ Status Outbox::remove_events(std::string_view project, const std::vector<std::st
 
 Result<std::vector<Message>> Outbox::claim(std::string_view project, std::string_view owner,
                                            int64_t now_ms, int64_t lease_ms, int limit) const {
+  // The first messages in claim order, a few more than wanted: other workers race for the same.
   store::FindRequest find;
   find.collection = std::string(kMessagesCollection);
-  find.scope = store::Scope::everyone();
-  find.match =
-      match_of({{"state", "pending"}, {"next_ms:$lte", now_ms}, {"lease_until_ms:$lte", now_ms}});
-  find.sort = sort_of("next_ms asc");
-  find.limit = limit;
-  auto due = store_.find(project, find);
-  if (!due) return due.status();
+  find.scope = message_scope();
+  find.match = match_of({{"state", "pending"}});
+  find.sort = sort_of("_created_at asc");
+  find.limit = limit + kClaimSlack;
+  auto first = store_.find(project, find);
+  if (!first) return first.status();
   std::vector<Message> claimed;
-  for (const json& doc : due->documents) {
+  for (const json& doc : first->documents) {
+    if (static_cast<int>(claimed.size()) == limit) break;
     const Message seen = Message::from_document(doc);
+    if (doc.value("next_ms", int64_t{0}) > now_ms || seen.lease_until_ms > now_ms) continue;
     // Only the caller whose update still finds the message as it was read wins it.
-    store::UpdateRequest take{std::string(kMessagesCollection), store::Scope::everyone(), {}};
+    store::UpdateRequest take{std::string(kMessagesCollection), message_scope(), {}};
     store::Change lease;
-    lease.set = {{"lease_until_ms", now_ms + lease_ms}, {"lease_owner", owner}};
+    lease.set = {{"lease_until_ms", now_ms + lease_ms},
+                 {"lease_owner", owner},
+                 {"_created_at", iso_time(now_ms + lease_ms)}};
     take.steps.push_back({match_of({{"_key", seen.id},
                                     {"state", "pending"},
                                     {"attempts_made", seen.attempts_made},
@@ -195,11 +208,15 @@ Result<std::string> Outbox::finish(std::string_view project, const Message& mess
   if (!attempt.delivered()) {
     const auto delay = retry_delay_ms(retry_delays_ms_, made, unit_random);
     state = delay ? "pending" : "failed";
-    if (delay) change.set["next_ms"] = attempt.time_ms + attempt.latency_ms + *delay;
+    if (delay) {
+      const int64_t next_ms = attempt.time_ms + attempt.latency_ms + *delay;
+      change.set["next_ms"] = next_ms;
+      change.set["_created_at"] = iso_time(next_ms);
+    }
   }
   change.set["state"] = state;
   if (state != "pending") change.set["finished_ms"] = attempt.time_ms + attempt.latency_ms;
-  store::UpdateRequest update{std::string(kMessagesCollection), store::Scope::everyone(), {}};
+  store::UpdateRequest update{std::string(kMessagesCollection), message_scope(), {}};
   update.steps.push_back({match_of({{"_key", message.id},
                                     {"lease_owner", owner},
                                     {"attempts_made", message.attempts_made}}),
@@ -281,8 +298,11 @@ Result<std::string> Outbox::resend(std::string_view project, std::string_view id
       project, {std::string(kMessagesCollection), store::Scope::everyone(), std::string(id)});
   if (!restored) return restored.status();
   store::Change change;
-  change.set = {
-      {"state", "pending"}, {"next_ms", now_ms}, {"lease_until_ms", 0}, {"lease_owner", ""}};
+  change.set = {{"state", "pending"},
+                {"next_ms", now_ms},
+                {"lease_until_ms", 0},
+                {"lease_owner", ""},
+                {"_created_at", iso_time(now_ms)}};
   store::UpdateRequest update{std::string(kMessagesCollection), store::Scope::everyone(), {}};
   update.steps.push_back(
       {match_of({{"_key", id}, {"lease_until_ms:$lte", now_ms}}), std::move(change)});

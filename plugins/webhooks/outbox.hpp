@@ -109,6 +109,9 @@ class Outbox {
   Status remove_events(std::string_view project, const std::vector<std::string>& keys,
                        int64_t now_ms) const;
 
+  // How many more messages than asked for a claim reads: those other workers win meanwhile.
+  static constexpr int kClaimSlack = 8;
+
   const DocumentStore& store_;
   std::vector<int64_t> retry_delays_ms_;
 };

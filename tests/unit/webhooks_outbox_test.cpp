@@ -202,6 +202,28 @@ TEST_F(Outboxes, FailuresRetryAfterTheScheduleThenFail) {
   EXPECT_EQ(m["attempts"]["4"]["error"], "answered HTTP 503");
 }
 
+TEST_F(Outboxes, ClaimsTakeDueMessagesFirstWhateverWaitsForARetryOrALease) {
+  queue_messages(1);
+  env_.fake().advance_ms(1);
+  queue_messages(2);
+  auto first = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
+  ASSERT_EQ(first->size(), 1u);
+  ASSERT_EQ(*outbox_.finish("p", (*first)[0], "d", {env_.now_ms(), 503, 7, "HTTP 503"}, 0.5),
+            "pending");  // due again in 300 ms: it waits behind the two due ones
+  auto held = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
+  ASSERT_EQ(held->size(), 1u);
+  EXPECT_NE((*held)[0].id, (*first)[0].id);
+  auto third = outbox_.claim("p", "d", env_.now_ms(), 10'000, 5);
+  ASSERT_EQ(third->size(), 1u) << "one due, one leased, one waiting for its retry";
+  EXPECT_NE((*third)[0].id, (*first)[0].id);
+  env_.fake().advance_ms(400);
+  auto retried = outbox_.claim("p", "d", env_.now_ms(), 10'000, 5);
+  ASSERT_EQ(retried->size(), 1u) << "the retry is due; the other two are leased";
+  EXPECT_EQ((*retried)[0].id, (*first)[0].id);
+  env_.fake().advance_ms(10'001);
+  EXPECT_EQ(outbox_.claim("p", "d", env_.now_ms(), 10'000, 5)->size(), 3u) << "leases ran out";
+}
+
 TEST_F(Outboxes, EndedMessagesGoAfterTheRetention) {
   queue_messages(2);
   auto claimed = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
