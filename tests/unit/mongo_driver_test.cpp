@@ -423,8 +423,12 @@ TEST_F(MongoWire, UpdateFindsAppliesAndReplacesWholeDocuments) {
   EXPECT_EQ(update["update"], "documents");
   ASSERT_EQ(update["updates"].size(), 1u);
   ojson one = update["updates"][0];
+  // Only while the record still holds the document as read (another writer's change in between
+  // makes it match nothing).
   EXPECT_EQ(one["q"].dump(), ojson::parse(R"({"_id": "a", "ns": "collection", "collection": "items",
-                                              "state": "active"})")
+                             "state": "active", "doc": {"_created_at": "2024-01-01T00:00:00Z",
+                             "_key": "a", "_userkey": "u1", "name": "Lamp",
+                             "price": {"$numberLong": "25"}}})")
                                  .dump());
   EXPECT_FALSE(one.value("multi", false));
   // The whole record, its document in key order (no $set of a nested path).
@@ -442,7 +446,9 @@ TEST_F(MongoWire, UpdateStepsSeeEarlierStepsAndWriteOnce) {
       {"_key", "b"}, {"_userkey", "u1"}, {"_created_at", "2023-01-01T00:00:00Z"}, {"price", 50}};
   // Step 1 selects a; step 2's server answer is b only (a's new price is not written yet), so
   // the driver judges a itself: price 30 > 25 holds.
-  start({{"find", {cursor(records({kLamp})), cursor(records({other}))}}});
+  const json written = {{"ok", 1}, {"n", 1}, {"nModified", 1}};
+  start({{"find", {cursor(records({kLamp})), cursor(records({other}))}},
+         {"update", {written, written}}});
   if (!store_) return;
   store::Change first;
   first.inc = {{"price", 5}};
@@ -467,6 +473,48 @@ TEST_F(MongoWire, UpdateStepsSeeEarlierStepsAndWriteOnce) {
   EXPECT_EQ(updates[1]["updates"][0]["q"]["_id"], "b");
   // Step 1 addressed its key on the unique index too.
   EXPECT_EQ(mock_->commands("find")[0]["filter"]["_id"], "a");
+}
+
+// Two daemons read a message free and both set their lease: the second write finds the record
+// changed, reads it again, and no step selects it any more (the lease is taken).
+TEST_F(MongoWire, UpdateOfADocumentChangedMeanwhileReadsItAgain) {
+  json free = {{"_key", "m"}, {"_userkey", nullptr}, {"lease", 0}};
+  json taken = free;
+  taken["lease"] = 500;
+  start({{"find", {cursor(records({free})), cursor(records({taken}))}},
+         {"update", {{{"ok", 1}, {"n", 0}, {"nModified", 0}}}}});
+  if (!store_) return;
+  store::Change lease;
+  lease.set = {{"lease", 900}};
+  store::UpdateRequest request{
+      "messages", store::Scope::everyone(), {{match({{"_key", "m"}, {"lease", 0}}), lease}}};
+  auto answer = store_->update("webhooks", request);
+  ASSERT_TRUE(answer.is_ok()) << answer.status().to_string();
+  EXPECT_TRUE(answer->documents.empty()) << "the other daemon won the lease";
+  ASSERT_EQ(mock_->commands("update").size(), 1u) << "nothing written over its change";
+  EXPECT_EQ(mock_->commands("find")[1]["filter"]["_id"], "m");
+}
+
+// The same race where the document still matches after the other writer's change: the change
+// is applied to the document as it is now, not as it was read.
+TEST_F(MongoWire, UpdateOfADocumentChangedMeanwhileAppliesTheChangeAnew) {
+  json before = {{"_key", "c"}, {"_userkey", nullptr}, {"n", 1}};
+  json now = before;
+  now["n"] = 5;
+  start({{"find", {cursor(records({before})), cursor(records({now}))}},
+         {"update", {{{"ok", 1}, {"n", 0}, {"nModified", 0}}, {{"ok", 1}, {"n", 1}}}}});
+  if (!store_) return;
+  store::Change add;
+  add.inc = {{"n", 1}};
+  auto answer = store_->update(
+      "webhooks", {"counters", store::Scope::everyone(), {{match({{"_key", "c"}}), add}}});
+  ASSERT_TRUE(answer.is_ok()) << answer.status().to_string();
+  ASSERT_EQ(answer->documents.size(), 1u);
+  EXPECT_EQ(answer->documents[0]["n"], 6) << "5 + 1: the other writer's increment is kept";
+  const auto updates = mock_->commands("update");
+  ASSERT_EQ(updates.size(), 2u);
+  EXPECT_EQ(updates[1]["updates"][0]["q"]["doc"]["n"], i64(5));
+  EXPECT_EQ(updates[1]["updates"][0]["u"]["doc"]["n"], i64(6));
 }
 
 TEST_F(MongoWire, UpdateThatFailsValidationWritesNothing) {

@@ -9,7 +9,10 @@
 //    change that fails validation writes nothing, then writes each changed document back whole;
 //  - a failure of the server half-way through a multi-document write leaves the documents
 //    written so far, and the call answers INTERNAL_ERROR.
-// Each document is written with a single-document replace, which MongoDB applies atomically.
+// Each document is written with a single-document replace, which MongoDB applies atomically,
+// and only while the record still holds the document as it was read: a document another writer
+// changed in between is read again and the change applied anew (write_back), so conditional
+// updates (a lease: match {lease: 0}, set {lease: t}) have one winner across daemons.
 #include "store/mongo/mongo_driver.hpp"
 
 #include <algorithm>
@@ -171,18 +174,31 @@ class MongoProjectStore : public ProjectStore {
     return guarded([&]() -> Result<store::UpdateAnswer> {
       Collection documents = docs();
       std::map<std::string, json> changed;  // _key -> the document after the steps so far
+      std::map<std::string, json> read;     // _key -> the document as the server had it
       store::UpdateAnswer answer;
       for (const auto& step : request.steps) {
         auto selected = select_for_step(documents, ns, request, step, changed);
         if (!selected) return selected.status();
         for (json& doc : *selected) {
+          const std::string key = doc.at("_key").get<std::string>();
+          if (!changed.contains(key)) read[key] = doc;
           if (Status s = apply(doc, step.change); !s) return s;
-          changed[doc.at("_key").get<std::string>()] = doc;
+          changed[key] = doc;
           answer.documents.push_back(std::move(doc));
         }
       }
-      for (const auto& [key, doc] : changed) {
-        if (Status s = write_back(documents, ns, request.collection, key, doc); !s) return s;
+      for (auto& [key, doc] : changed) {
+        const json computed = doc;
+        auto written = write_back(documents, ns, request, key, read[key], doc);
+        if (!written) return written.status();
+        if (*written && doc == computed) continue;
+        // Another writer changed it since it was read: the answer shows what was written, or
+        // leaves it out when no step selected it any more.
+        std::erase_if(answer.documents, [&](json& d) {
+          if (d.at("_key") != key) return false;
+          d = doc;
+          return !*written;
+        });
       }
       if (events != nullptr) {
         std::vector<std::string> keys;
@@ -204,22 +220,30 @@ class MongoProjectStore : public ProjectStore {
       auto sort = mongo::record_sort({});
       if (!sort) return sort.status();
       const BsonDoc options = mongo::find_options(sort->get(), 0, 1);
-      Result<std::vector<json>> found = docs().find_docs(filter->get(), options.get());
-      if (!found) return found.status();
-      if (found->empty()) {
-        if (Status s = insert_documents(ns, request.collection, {request.insert}); !s) return s;
-        if (Status s = journal(events, {request.insert.at("_key").get<std::string>()}, {}); !s) {
-          return s;
-        }
-        return store::UpsertAnswer{request.insert, true};
-      }
-      json doc = std::move(found->front());
-      if (Status s = apply(doc, request.change); !s) return s;
+      const store::UpdateRequest as_update{
+          request.collection, request.scope, {{request.match, request.change}}};
       Collection documents = docs();
-      const std::string key = doc.at("_key").get<std::string>();
-      if (Status s = write_back(documents, ns, request.collection, key, doc); !s) return s;
-      if (Status s = journal(events, {}, {key}); !s) return s;
-      return store::UpsertAnswer{std::move(doc), false};
+      for (int attempt = 0; attempt < kWriteBackAttempts; ++attempt) {
+        Result<std::vector<json>> found = documents.find_docs(filter->get(), options.get());
+        if (!found) return found.status();
+        if (found->empty()) {
+          if (Status s = insert_documents(ns, request.collection, {request.insert}); !s) return s;
+          if (Status s = journal(events, {request.insert.at("_key").get<std::string>()}, {}); !s) {
+            return s;
+          }
+          return store::UpsertAnswer{request.insert, true};
+        }
+        const json read = std::move(found->front());
+        json doc = read;
+        if (Status s = apply(doc, request.change); !s) return s;
+        const std::string key = doc.at("_key").get<std::string>();
+        auto written = write_back(documents, ns, as_update, key, read, doc);
+        if (!written) return written.status();
+        if (!*written) continue;  // it no longer matches: look again, and insert if need be
+        if (Status s = journal(events, {}, {key}); !s) return s;
+        return store::UpsertAnswer{std::move(doc), false};
+      }
+      return Status::internal("mongodb: the documents of an upsert kept changing under it");
     });
   }
 
@@ -403,16 +427,53 @@ class MongoProjectStore : public ProjectStore {
 
   static query::FieldPath key_path() { return query::FieldPath{"_key", {"_key"}}; }
 
-  // Replaces the active record of `key` with the record of `doc` (the whole document, so its
-  // keys stay in byte order: see bson_query.hpp). A record deleted meanwhile stays deleted.
-  Status write_back(Collection& documents, std::string_view ns, const std::string& collection,
-                    const std::string& key, const json& doc) {
-    auto record = mongo::make_record(ns, collection, doc);
-    if (!record) return record.status();
-    const BsonDoc filter = key_filter(ns, collection, key, store::State::kActive);
-    auto matched = documents.replace_one(filter.get(), record->get());
-    return matched ? Status::ok() : matched.status();
+  // Replaces the active record of `key`, as long as it still holds `read`, with the record of
+  // `doc` (the whole document, so its keys stay in byte order: see bson_query.hpp). A record
+  // another writer changed meanwhile is read again and the steps that still select it applied
+  // anew, into `doc`, as MongoDB's own update does per document: so two daemons that both read
+  // a message free never both win its lease. False when no step selects it any more (or it was
+  // deleted).
+  Result<bool> write_back(Collection& documents, std::string_view ns,
+                          const store::UpdateRequest& request, const std::string& key, json read,
+                          json& doc) {
+    for (int attempt = 0; attempt < kWriteBackAttempts; ++attempt) {
+      auto record = mongo::make_record(ns, request.collection, doc);
+      if (!record) return record.status();
+      auto was = mongo::json_to_bson(read);
+      if (!was) return was.status();
+      BsonDoc filter = key_filter(ns, request.collection, key, store::State::kActive);
+      BSON_APPEND_DOCUMENT(filter.get(), "doc", was->get());
+      auto matched = documents.replace_one(filter.get(), record->get());
+      if (!matched) return matched.status();
+      if (*matched > 0) return true;
+      auto now = read_active(documents, ns, request.collection, key);
+      if (!now) return now.status();
+      if (now->is_null()) return false;
+      read = *now;
+      doc = *now;
+      bool selected = false;
+      for (const auto& step : request.steps) {
+        if (!in_scope(request.scope, doc) || !query::matches(step.match, doc)) continue;
+        if (Status s = apply(doc, step.change); !s) return s;
+        selected = true;
+      }
+      if (!selected) return false;
+    }
+    return Status::internal("mongodb: document " + key + " kept changing under an update");
   }
+
+  // The active document of `key`, or null.
+  Result<json> read_active(Collection& documents, std::string_view ns,
+                           const std::string& collection, const std::string& key) {
+    const BsonDoc filter = key_filter(ns, collection, key, store::State::kActive);
+    const BsonDoc no_sort;
+    const BsonDoc options = mongo::find_options(no_sort.get(), 0, 1);
+    auto found = documents.find_docs(filter.get(), options.get());
+    if (!found) return found.status();
+    return found->empty() ? json(nullptr) : std::move(found->front());
+  }
+
+  static constexpr int kWriteBackAttempts = 8;
 
   // The keys `filter` selects, then `update` on exactly those (still selected) records.
   Result<store::KeysAnswer> move_keys(const bson_t* filter, const bson_t* update) {
