@@ -158,13 +158,18 @@ bool DeliveryWorkers::feed(const std::string& project) {
     host_.count("queued_total", done->messages);
     messages_due();  // the other workers claim what was just queued
   }
+  auto archived = outbox_.archive_ended(project, now);
+  if (!archived) {
+    host_.warn("webhooks: archiving messages of " + project + ": " + archived.status().message());
+  }
   if (int64_t& last = last_expiry_ms_[project]; now - last >= kExpiryEveryMs) {
     last = now;
-    if (auto expired = outbox_.expire(project, now - config_.retention_ms, now); !expired) {
+    if (auto expired = outbox_.expire(project, now - config_.retention_ms); !expired) {
       host_.warn("webhooks: expiring messages of " + project + ": " + expired.status().message());
     }
   }
-  return done->events == kFanOutBatch;  // a full batch may have left more events behind
+  // A full batch may have left more behind.
+  return done->events == kFanOutBatch || (archived && archived->full);
 }
 
 void DeliveryWorkers::deliver(std::string_view project, const Message& message,

@@ -215,7 +215,11 @@ Result<std::string> Outbox::finish(std::string_view project, const Message& mess
     }
   }
   change.set["state"] = state;
-  if (state != "pending") change.set["finished_ms"] = attempt.time_ms + attempt.latency_ms;
+  if (state != "pending") {
+    change.set["finished_ms"] = attempt.time_ms + attempt.latency_ms;
+    // To the front of the claim order, where archive_ended finds it (claims skip it).
+    change.set["_created_at"] = iso_time(0);
+  }
   store::UpdateRequest update{std::string(kMessagesCollection), message_scope(), {}};
   update.steps.push_back({match_of({{"_key", message.id},
                                     {"lease_owner", owner},
@@ -227,24 +231,35 @@ Result<std::string> Outbox::finish(std::string_view project, const Message& mess
     // The lease ran out and another daemon took the message: its attempt counts, not ours.
     return std::string("taken over");
   }
-  if (state != "pending") {
-    // Out of the claims' way. If this fails (or the daemon dies first), expire() does it later.
-    (void)archive(project, message.id, state, attempt.time_ms + attempt.latency_ms);
-  }
   return state;
 }
 
-Status Outbox::archive(std::string_view project, std::string_view id, std::string_view state,
-                       int64_t finished_ms) const {
-  store::StateRequest ended{std::string(kMessagesCollection),
-                            store::Scope::everyone(),
-                            match_of({{"_key", id}, {"state", state}}),
-                            store::State::kActive,
-                            store::State::kArchived,
-                            std::string(id),  // resend restores it by this ref
-                            finished_ms};
-  auto moved = store_.change_state(project, ended);
-  return moved ? Status::ok() : moved.status();
+Result<Outbox::Archived> Outbox::archive_ended(std::string_view project, int64_t now_ms,
+                                               int limit) const {
+  // Ended messages are first in claim order (finish moved them there): read the front.
+  store::FindRequest front;
+  front.collection = std::string(kMessagesCollection);
+  front.scope = message_scope();
+  front.sort = sort_of("_created_at asc");
+  front.limit = limit;
+  auto found = store_.find(project, front);
+  if (!found) return found.status();
+  std::vector<std::string> ended;
+  for (const json& doc : found->documents) {
+    const std::string state = doc.value("state", "");
+    if (state == "delivered" || state == "failed") ended.push_back(doc.value("_key", ""));
+  }
+  if (ended.empty()) return Archived{};
+  store::StateRequest out{std::string(kMessagesCollection),
+                          message_scope(),
+                          match_of({{"_key:$in", ended}, {"state:$in", {"delivered", "failed"}}}),
+                          store::State::kActive,
+                          store::State::kArchived,
+                          "ended",
+                          now_ms};
+  auto moved = store_.change_state(project, out);
+  if (!moved) return moved.status();
+  return Archived{static_cast<int>(moved->keys.size()), static_cast<int>(ended.size()) == limit};
 }
 
 Result<Outbox::Page> Outbox::list(std::string_view project,
@@ -274,29 +289,21 @@ Result<Outbox::Page> Outbox::list(std::string_view project,
   return page;
 }
 
-Result<int64_t> Outbox::expire(std::string_view project, int64_t before_ms, int64_t now_ms) const {
-  // Ended messages finish() could not archive (a failure, a crash in between).
-  store::FindRequest strays;
-  strays.collection = std::string(kMessagesCollection);
-  strays.scope = store::Scope::everyone();
-  strays.match = match_of({{"state:$in", {"delivered", "failed"}}});
-  strays.limit = 1000;
-  auto found = store_.find(project, strays);
-  if (!found) return found.status();
-  for (const json& doc : found->documents) {
-    const int64_t finished_ms = doc.value("finished_ms", now_ms);
-    if (Status s = archive(project, doc.value("_key", ""), doc.value("state", ""), finished_ms); !s)
-      return s;
-  }
+Result<int64_t> Outbox::expire(std::string_view project, int64_t before_ms) const {
   // Archived messages are the webhooks namespace's only archived documents.
   return store_.purge(project, {store::State::kArchived, before_ms});
 }
 
 Result<std::string> Outbox::resend(std::string_view project, std::string_view id,
                                    int64_t now_ms) const {
-  auto restored = store_.restore(
-      project, {std::string(kMessagesCollection), store::Scope::everyone(), std::string(id)});
-  if (!restored) return restored.status();
+  store::StateRequest back{std::string(kMessagesCollection),
+                           message_scope(),
+                           match_of({{"_key", id}}),
+                           store::State::kArchived,
+                           store::State::kActive,
+                           "resent",
+                           now_ms};
+  if (auto restored = store_.change_state(project, back); !restored) return restored.status();
   store::Change change;
   change.set = {{"state", "pending"},
                 {"next_ms", now_ms},

@@ -8,9 +8,10 @@
 //  - claim takes a due message with a lease: a conditional update that only one caller wins, and
 //    that expires if its daemon dies mid-attempt;
 //  - finish records the attempt (time, status code, latency, error) and moves the message to
-//    delivered, failed, or its next try (retry_schedule.hpp). An ended message is archived
-//    (store state "archived", ref = its id): claims then look at the active ones only, which
-//    are the pending ones, rather than at days of history; retention purges the archived.
+//    delivered, failed, or its next try (retry_schedule.hpp);
+//  - archive_ended moves ended messages to the store's "archived" state, in batches: claims
+//    then look at the active ones only, the pending ones, rather than at days of history, and
+//    retention (expire) purges the archived.
 // The message id is the Webhook-Id, the same on every attempt; the body is kept as sent, so
 // every attempt sends the same bytes.
 // Thread-safety: every method may be called from any thread (DocumentStore calls).
@@ -89,9 +90,15 @@ class Outbox {
   // message an attempt holds right now (resent then, it could be sent twice at once).
   Result<std::string> resend(std::string_view project, std::string_view id, int64_t now_ms) const;
 
-  // Removes for good the delivered and failed messages archived before `before_ms` (archiving
-  // first any ended message finish() left active); answers how many (webhooks.retention).
-  Result<int64_t> expire(std::string_view project, int64_t before_ms, int64_t now_ms) const;
+  // Archives up to `limit` ended (delivered, failed) messages. full: there may be more.
+  struct Archived {
+    int messages = 0;
+    bool full = false;
+  };
+  Result<Archived> archive_ended(std::string_view project, int64_t now_ms, int limit = 500) const;
+  // Removes for good the messages archived before `before_ms`; answers how many
+  // (webhooks.retention).
+  Result<int64_t> expire(std::string_view project, int64_t before_ms) const;
 
   // The message id of (event, endpoint): the event's time in milliseconds (12 hex digits) and
   // 80 bits of SHA-256(event id "/" endpoint id). Time first, so new messages are appended to
@@ -103,8 +110,6 @@ class Outbox {
   static std::string body_of(const nlohmann::json& event);
 
  private:
-  Status archive(std::string_view project, std::string_view id, std::string_view state,
-                 int64_t finished_ms) const;
   Result<int> insert_messages(std::string_view project, std::vector<nlohmann::json> messages) const;
   Status remove_events(std::string_view project, const std::vector<std::string>& keys,
                        int64_t now_ms) const;

@@ -23,7 +23,7 @@ struct WebhooksConfig {
   std::vector<int64_t> retry_delays_ms = {5'000, 30'000, 120'000, 600'000, 3'600'000};
   int64_t timeout_ms = 15'000;
   bool allow_private_targets = false;
-  int workers = 2;
+  int workers = 8;
   // How long a claimed attempt stays another daemon's: longer than the time-out, so a live
   // attempt is never taken over; a dead daemon's attempts are retried after it.
   int64_t lease_ms = 60'000;

@@ -230,10 +230,12 @@ TEST_F(Outboxes, EndedMessagesGoAfterTheRetention) {
   ASSERT_EQ(claimed->size(), 1u);
   ASSERT_EQ(*outbox_.finish("p", (*claimed)[0], "d", {env_.now_ms(), 200, 3, ""}, 0.5),
             "delivered");
-  const int64_t ended = env_.now_ms() + 3;
-  EXPECT_EQ(*outbox_.expire("p", ended, env_.now_ms()), 0) << "not older than the cut-off yet";
+  EXPECT_EQ(*outbox_.expire("p", env_.now_ms() + 1000), 0) << "ended, but not archived yet";
+  ASSERT_EQ(outbox_.archive_ended("p", env_.now_ms())->messages, 1);
+  const int64_t archived_ms = env_.now_ms();
+  EXPECT_EQ(*outbox_.expire("p", archived_ms), 0) << "not older than the cut-off yet";
   env_.fake().advance_ms(10);
-  EXPECT_EQ(*outbox_.expire("p", ended + 1, env_.now_ms()), 1);
+  EXPECT_EQ(*outbox_.expire("p", archived_ms + 1), 1);
   const std::vector<json> left = messages();
   ASSERT_EQ(left.size(), 1u);
   EXPECT_EQ(left[0]["state"], "pending") << "pending messages never expire";
@@ -246,6 +248,11 @@ TEST_F(Outboxes, EndedMessagesAreArchivedOutOfTheClaimsWayAndResendBringsThemBac
   const std::string id = (*claimed)[0].id;
   ASSERT_EQ(*outbox_.finish("p", (*claimed)[0], "d", {env_.now_ms(), 200, 3, ""}, 0.5),
             "delivered");
+  auto moved = outbox_.archive_ended("p", env_.now_ms());
+  ASSERT_TRUE(moved) << moved.status().to_string();
+  EXPECT_EQ(moved->messages, 1);
+  EXPECT_FALSE(moved->full);
+  EXPECT_EQ(outbox_.archive_ended("p", env_.now_ms())->messages, 0) << "once";
   EXPECT_EQ(env_.documents("p", kMessagesCollection).size(), 2u) << "the pending two stay active";
   const auto archived = env_.documents("p", kMessagesCollection, store::State::kArchived);
   ASSERT_EQ(archived.size(), 1u);
@@ -277,20 +284,24 @@ TEST_F(Outboxes, EndedMessagesAreArchivedOutOfTheClaimsWayAndResendBringsThemBac
   EXPECT_EQ(*outbox_.resend("p", "msg_missing", env_.now_ms()), "missing");
 }
 
-TEST_F(Outboxes, ExpiryArchivesEndedMessagesLeftActiveByACrash) {
-  queue_messages(1);
-  // As if the daemon died between recording the attempt and archiving the message.
-  store::UpdateRequest ended{std::string(kMessagesCollection), store::Scope::everyone(), {}};
-  store::Change change;
-  change.set = {{"state", "failed"}, {"finished_ms", env_.now_ms()}};
-  ended.steps.push_back({{}, std::move(change)});
-  ASSERT_TRUE(store_.update("p", ended));
-  ASSERT_EQ(env_.documents("p", kMessagesCollection).size(), 1u);
-  EXPECT_EQ(*outbox_.expire("p", env_.now_ms() - 1, env_.now_ms()), 0);
-  EXPECT_TRUE(env_.documents("p", kMessagesCollection).empty());
-  EXPECT_EQ(env_.documents("p", kMessagesCollection, store::State::kArchived).size(), 1u);
-  EXPECT_EQ(*outbox_.expire("p", env_.now_ms() + 1, env_.now_ms()), 1);
-  EXPECT_TRUE(messages().empty());
+TEST_F(Outboxes, EndedMessagesAreArchivedInBatchesFromTheFrontOfTheClaimOrder) {
+  queue_messages(5);
+  for (int i = 0; i < 3; ++i) {
+    auto claimed = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
+    ASSERT_EQ(claimed->size(), 1u);
+    ASSERT_EQ(*outbox_.finish("p", (*claimed)[0], "d", {env_.now_ms(), 200, 1, ""}, 0.5),
+              "delivered");
+  }
+  // Ended messages wait at the front for the archiver; claims pass over them.
+  auto due = outbox_.claim("p", "d", env_.now_ms(), 10'000, 5);
+  EXPECT_EQ(due->size(), 2u);
+  auto first = outbox_.archive_ended("p", env_.now_ms(), 2);
+  EXPECT_EQ(first->messages, 2);
+  EXPECT_TRUE(first->full) << "a full batch: more may wait";
+  auto rest = outbox_.archive_ended("p", env_.now_ms(), 2);
+  EXPECT_EQ(rest->messages, 1);
+  EXPECT_EQ(env_.documents("p", kMessagesCollection, store::State::kArchived).size(), 3u);
+  EXPECT_EQ(env_.documents("p", kMessagesCollection).size(), 2u);
 }
 
 TEST(RetrySchedule, SpreadsEachDelayByTwentyPercentAndEndsAfterTheLast) {
