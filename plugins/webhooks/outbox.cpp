@@ -33,6 +33,9 @@ constexpr std::string_view kMessageOwner = "webhooks-outbox";
 
 store::Scope message_scope() { return store::Scope::user(std::string(kMessageOwner)); }
 
+// The `_created_at` of an ended message until it is archived: after every claimable time.
+constexpr std::string_view kEndedOrder = "9999-12-31T23:59:59.999Z";
+
 json new_message(const json& event, const Endpoint& endpoint, int64_t now_ms) {
   const int64_t event_ms = event.value("time_ms", int64_t{0});
   return {{"_key", Outbox::message_id(event.value("id", ""), endpoint.id, event_ms)},
@@ -160,10 +163,11 @@ Status Outbox::remove_events(std::string_view project, const std::vector<std::st
 Result<std::vector<Message>> Outbox::claim(std::string_view project, std::string_view owner,
                                            int64_t now_ms, int64_t lease_ms, int limit) const {
   // The first messages in claim order, a few more than wanted: other workers race for the same.
+  // No condition, so the store reads exactly these from its index (a condition would make it
+  // walk on past every message that fails it).
   store::FindRequest find;
   find.collection = std::string(kMessagesCollection);
   find.scope = message_scope();
-  find.match = match_of({{"state", "pending"}});
   find.sort = sort_of("_created_at asc");
   find.limit = limit + kClaimSlack;
   auto first = store_.find(project, find);
@@ -172,7 +176,10 @@ Result<std::vector<Message>> Outbox::claim(std::string_view project, std::string
   for (const json& doc : first->documents) {
     if (static_cast<int>(claimed.size()) == limit) break;
     const Message seen = Message::from_document(doc);
-    if (doc.value("next_ms", int64_t{0}) > now_ms || seen.lease_until_ms > now_ms) continue;
+    if (doc.value("state", "") != "pending" || doc.value("next_ms", int64_t{0}) > now_ms ||
+        seen.lease_until_ms > now_ms) {
+      continue;
+    }
     // Only the caller whose update still finds the message as it was read wins it.
     store::UpdateRequest take{std::string(kMessagesCollection), message_scope(), {}};
     store::Change lease;
@@ -217,8 +224,8 @@ Result<std::string> Outbox::finish(std::string_view project, const Message& mess
   change.set["state"] = state;
   if (state != "pending") {
     change.set["finished_ms"] = attempt.time_ms + attempt.latency_ms;
-    // To the front of the claim order, where archive_ended finds it (claims skip it).
-    change.set["_created_at"] = iso_time(0);
+    // To the back of the claim order, where archive_ended finds it and claims never look.
+    change.set["_created_at"] = kEndedOrder;
   }
   store::UpdateRequest update{std::string(kMessagesCollection), message_scope(), {}};
   update.steps.push_back({match_of({{"_key", message.id},
@@ -236,13 +243,13 @@ Result<std::string> Outbox::finish(std::string_view project, const Message& mess
 
 Result<Outbox::Archived> Outbox::archive_ended(std::string_view project, int64_t now_ms,
                                                int limit) const {
-  // Ended messages are first in claim order (finish moved them there): read the front.
-  store::FindRequest front;
-  front.collection = std::string(kMessagesCollection);
-  front.scope = message_scope();
-  front.sort = sort_of("_created_at asc");
-  front.limit = limit;
-  auto found = store_.find(project, front);
+  // Ended messages are last in claim order (finish moved them there): read the back.
+  store::FindRequest back;
+  back.collection = std::string(kMessagesCollection);
+  back.scope = message_scope();
+  back.sort = sort_of("_created_at desc");
+  back.limit = limit;
+  auto found = store_.find(project, back);
   if (!found) return found.status();
   std::vector<std::string> ended;
   for (const json& doc : found->documents) {

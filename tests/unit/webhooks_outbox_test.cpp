@@ -284,7 +284,7 @@ TEST_F(Outboxes, EndedMessagesAreArchivedOutOfTheClaimsWayAndResendBringsThemBac
   EXPECT_EQ(*outbox_.resend("p", "msg_missing", env_.now_ms()), "missing");
 }
 
-TEST_F(Outboxes, EndedMessagesAreArchivedInBatchesFromTheFrontOfTheClaimOrder) {
+TEST_F(Outboxes, EndedMessagesAreArchivedInBatchesFromTheBackOfTheClaimOrder) {
   queue_messages(5);
   for (int i = 0; i < 3; ++i) {
     auto claimed = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
@@ -292,7 +292,7 @@ TEST_F(Outboxes, EndedMessagesAreArchivedInBatchesFromTheFrontOfTheClaimOrder) {
     ASSERT_EQ(*outbox_.finish("p", (*claimed)[0], "d", {env_.now_ms(), 200, 1, ""}, 0.5),
               "delivered");
   }
-  // Ended messages wait at the front for the archiver; claims pass over them.
+  // Ended messages wait at the back for the archiver; claims never reach them.
   auto due = outbox_.claim("p", "d", env_.now_ms(), 10'000, 5);
   EXPECT_EQ(due->size(), 2u);
   auto first = outbox_.archive_ended("p", env_.now_ms(), 2);
