@@ -10,7 +10,7 @@ FUZZ_DIR ?= build-fuzz
 JOBS ?= $(shell nproc)
 CTEST_JOBS ?= 2
 
-.PHONY: deps configure build run test test-main test-asan test-fuzz fuzz package bench clean
+.PHONY: deps configure build run test test-main test-asan test-fuzz fuzz package bench bench-webhooks clean
 
 deps:
 	@packaging/deps.sh
@@ -54,6 +54,9 @@ package: build
 
 bench: deps
 	bench/run.sh
+
+bench-webhooks: deps
+	bench/webhooks.sh
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) build-bench

@@ -141,6 +141,11 @@ cleanup() {
     kill -TERM "$WRK_PID" 2>/dev/null || true
     wait "$WRK_PID" 2>/dev/null || true
   fi
+  # Helpers a set-up hook started (a webhook receiver): each wrote its pid to state/<name>.pid.
+  local pidfile
+  for pidfile in "${BENCH_STATE_DIR:-/nonexistent}"/*.pid; do
+    [[ -f "$pidfile" ]] && kill -TERM "$(cat "$pidfile")" 2>/dev/null || true
+  done
   if [[ -n "$DAEMON_PID" ]] && kill -0 "$DAEMON_PID" 2>/dev/null; then
     kill -TERM "$DAEMON_PID" 2>/dev/null || true
     # server.drain_timeout_s=2 below: it is gone well within 10 s, or it is killed.
@@ -158,7 +163,9 @@ trap 'exit 143' TERM
 # Fresh keys each run: nothing to leak, nothing to collide with another run.
 BENCH_ENDPOINT_KEY="bench_$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
 BENCH_API_KEY="ak_$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-export BENCH_ENDPOINT_KEY BENCH_API_KEY
+# The server admin key, for set-up hooks that call admin ops (webhooks.endpoint.create).
+BENCH_ADMIN_KEY="adm_$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
+export BENCH_ENDPOINT_KEY BENCH_API_KEY BENCH_ADMIN_KEY
 export BENCH_LIB="$BENCH_DIR/lib/bench.lua"
 
 DAEMON_ARGS=(
@@ -168,6 +175,7 @@ DAEMON_ARGS=(
   --set projects.generate_default=false      # only the project below: no key file written
   --set "projects.bench.endpoint_key=$BENCH_ENDPOINT_KEY"
   --set "projects.bench.api_key=$BENCH_API_KEY"
+  --set "server.admin_key=$BENCH_ADMIN_KEY"
   --set "plugins.dir=$BUILD_DIR/plugins-out"
   --set "plugins.enabled=$PLUGINS_CSV"
   --set log.level=warning                    # no per-request logging in the measurement
@@ -371,6 +379,19 @@ if ((ROUNDS > 1)); then
     done
   done
 fi
+
+# A scenario may measure more than wrk does (webhook deliveries): bench/scenarios/<name>.report.sh
+# runs after the tables, with the daemon still up and the set-up hooks' environment, and prints
+# its own figures.
+for s in "${SCENARIOS[@]}"; do
+  hook="$BENCH_DIR/scenarios/$s.report.sh"
+  if [[ -f "$hook" ]]; then
+    echo
+    echo "report of $s"
+    timeout "$SETUP_TIMEOUT_S" bash "$hook" 2>"$OUT/report-$s.err" ||
+      { cat "$OUT/report-$s.err" >&2; echo "bench: the report of $s failed" >&2; }
+  fi
+done
 
 # Memory: the daemon's peak resident set over the whole run (set-up seeding included) and now.
 if [[ -r "/proc/$DAEMON_PID/status" ]]; then

@@ -34,11 +34,14 @@ BATCH = 1000
 CATEGORIES = 100
 
 
-def call(body, token=None):
-    """One API call: the answer's data; an error answer raises."""
+def call(body, token=None, admin=False):
+    """One API call: the answer's data; an error answer raises. admin: with the server admin key
+    (BENCH_ADMIN_KEY) for admin ops."""
     headers = {"Content-Type": "application/json", "X-API-KEY": API_KEY}
     if token is not None:
         headers["Authorization"] = "Bearer " + token
+    if admin:
+        headers["X-Admin-Key"] = os.environ["BENCH_ADMIN_KEY"]
     request = urllib.request.Request(URL, data=json.dumps(body).encode(), method="POST",
                                      headers=headers)
     try:

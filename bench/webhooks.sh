@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# bench/webhooks.sh: the webhooks benchmark (`make bench-webhooks`), issue 5's figures in one run:
+#   1. ins_one            inserts, webhooks not loaded
+#   2. ins_one_journaled  inserts, webhooks loaded, no endpoint (each insert journals its event)
+#   3. ins_one_slow_hook  inserts, an endpoint whose receiver sleeps 1 s per delivery
+#   4. hook_deliveries    inserts with a receiver that answers at once, then deliveries/s and the
+#                         latency from an op's answer to the receipt (its report hook)
+# Each is its own bench/run.sh (a fresh daemon: an endpoint stays for a whole run) with its own
+# /healthz ceiling. 2 and 3 alternate for WEBHOOKS_ROUNDS rounds; the summary gives medians.
+# Settings: WEBHOOKS_ROUNDS=2, and bench/run.sh's (BENCH_CONNECTIONS defaults to 16 here,
+# BENCH_DURATION to 10s; BENCH_SKIP_BUILD=1 reuses the Release build).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROUNDS="${WEBHOOKS_ROUNDS:-2}"
+export BENCH_CONNECTIONS="${BENCH_CONNECTIONS:-16}"
+export BENCH_DURATION="${BENCH_DURATION:-10s}"
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "webhooks.sh: WEBHOOKS_ROUNDS must be a positive number" >&2; exit 1; }
+OUT="${BENCH_OUT_ROOT:-$ROOT/build-bench/bench-results/webhooks-$(date +%Y%m%d-%H%M%S)}"
+mkdir -p "$OUT"
+
+# run <scenario> <tag>: one bench/run.sh; its table and report go to the terminal and OUT.
+run() {
+  echo "== $1 ($2)"
+  BENCH_SCENARIOS="$1" BENCH_OUT="$OUT/$2" bash "$ROOT/bench/run.sh" | tee "$OUT/$2.txt"
+  export BENCH_SKIP_BUILD=1  # built once
+}
+
+run ins_one plain
+for r in $(seq "$ROUNDS"); do
+  run ins_one_journaled "journaled-$r"
+  run ins_one_slow_hook "slow-$r"
+done
+run hook_deliveries deliveries
+
+# The summary: per scenario and connection count, the medians over its runs of ops/s, of the
+# ratio to the same run's ceiling, and of the daemon's CPU per insert.
+echo
+echo "webhooks summary (medians over runs; ratio = ops/s / that run's /healthz ceiling)"
+printf '%-18s %5s %9s %7s %10s\n' scenario conns "ops/s" ratio "cpu us/op"
+cat "$OUT"/*/results.tsv | awk -F'\t' '
+  function median(a, n,   i, j, t) {
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  $1 == "round" || $2 == "healthz" { next }
+  { k = $2 SUBSEP $3; n[k]++; rps[k, n[k]] = $5; ratio[k, n[k]] = $10; cpu[k, n[k]] = $11; order[k] = NR }
+  END {
+    split("ins_one ins_one_journaled ins_one_slow_hook hook_deliveries", names, " ")
+    for (i = 1; i <= 4; i++) for (k in n) {
+      split(k, part, SUBSEP); if (part[1] != names[i]) continue
+      m = n[k]
+      for (j = 1; j <= m; j++) { a[j] = rps[k, j]; b[j] = ratio[k, j]; c[j] = cpu[k, j] }
+      printf "%-18s %5s %9.0f %7.2f %10.1f\n", part[1], part[2], median(a, m), median(b, m), median(c, m)
+    }
+  }'
+echo
+grep -h -A6 '^report of' "$OUT"/deliveries.txt || true
+echo "webhooks.sh: everything in $OUT" >&2
