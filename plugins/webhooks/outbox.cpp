@@ -243,11 +243,18 @@ Result<std::string> Outbox::finish(std::string_view project, const Message& mess
 
 Result<Outbox::Archived> Outbox::archive_ended(std::string_view project, int64_t now_ms,
                                                int limit) const {
-  // Ended messages are last in claim order (finish moved them there): read the back.
+  // Ended messages are last in claim order (finish moved them there): read the back. The very
+  // last one first: when it has not ended, none has, and the pending ones are not read.
   store::FindRequest back;
   back.collection = std::string(kMessagesCollection);
   back.scope = message_scope();
   back.sort = sort_of("_created_at desc");
+  back.limit = 1;
+  auto last = store_.find(project, back);
+  if (!last) return last.status();
+  if (last->documents.empty() || last->documents[0].value("_created_at", "") != kEndedOrder) {
+    return Archived{};
+  }
   back.limit = limit;
   auto found = store_.find(project, back);
   if (!found) return found.status();
