@@ -15,7 +15,7 @@
 #include <memory>
 #include <utility>
 
-#include "base64url.hpp"
+#include "opbase/base64.hpp"
 #include "opbase/json_text.hpp"
 
 namespace opbase::auth {

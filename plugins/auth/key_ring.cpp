@@ -10,7 +10,7 @@
 #include <optional>
 #include <utility>
 
-#include "base64url.hpp"
+#include "opbase/base64.hpp"
 #include "random_text.hpp"
 
 namespace opbase::auth {

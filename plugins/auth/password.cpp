@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "argon2_workspace.hpp"
-#include "base64url.hpp"
+#include "opbase/base64.hpp"
 
 namespace opbase::auth {
 namespace {

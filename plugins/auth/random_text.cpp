@@ -8,7 +8,7 @@
 #include <array>
 #include <stdexcept>
 
-#include "base64url.hpp"
+#include "opbase/base64.hpp"
 
 namespace opbase::auth {
 namespace {

@@ -12,7 +12,7 @@
 #include <array>
 #include <utility>
 
-#include "base64url.hpp"
+#include "opbase/base64.hpp"
 #include "random_text.hpp"
 
 namespace opbase::auth {

@@ -1,5 +1,3 @@
-// Standard base64 with padding (RFC 4648 section 4) is written here rather than shared with the
-// auth plugin's base64url: a different alphabet and padding rules, and the plugins stay apart.
 #include "webhook_signature.hpp"
 
 #include <openssl/evp.h>
@@ -9,68 +7,10 @@
 #include <array>
 #include <stdexcept>
 
+#include "opbase/base64.hpp"
+
 namespace opbase::webhooks {
 namespace {
-
-constexpr std::string_view kAlphabet =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-constexpr int8_t kInvalid = -1;
-
-constexpr std::array<int8_t, 256> make_decode_table() {
-  std::array<int8_t, 256> table{};
-  table.fill(kInvalid);
-  for (size_t i = 0; i < kAlphabet.size(); ++i) {
-    table[static_cast<unsigned char>(kAlphabet[i])] = static_cast<int8_t>(i);
-  }
-  return table;
-}
-constexpr std::array<int8_t, 256> kDecode = make_decode_table();
-
-uint32_t byte_at(std::string_view bytes, size_t i) {
-  return i < bytes.size() ? static_cast<unsigned char>(bytes[i]) : 0;
-}
-
-std::string base64_encode(std::string_view bytes) {
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  for (size_t i = 0; i < bytes.size(); i += 3) {
-    const uint32_t n = byte_at(bytes, i) << 16 | byte_at(bytes, i + 1) << 8 | byte_at(bytes, i + 2);
-    const size_t present = bytes.size() - i;  // 1, 2, or 3 and more
-    out += kAlphabet[n >> 18 & 63];
-    out += kAlphabet[n >> 12 & 63];
-    out += present > 1 ? kAlphabet[n >> 6 & 63] : '=';
-    out += present > 2 ? kAlphabet[n & 63] : '=';
-  }
-  return out;
-}
-
-// Strict: one spelling per byte string, so a secret cannot be written two ways that both work
-// (nor with stray characters a lenient decoder would skip).
-std::optional<std::string> base64_decode(std::string_view text) {
-  if (text.size() % 4 != 0) return std::nullopt;
-  size_t padding = 0;
-  while (padding < 2 && padding < text.size() && text[text.size() - 1 - padding] == '=') {
-    ++padding;
-  }
-  const std::string_view data = text.substr(0, text.size() - padding);
-  std::string out;
-  out.reserve(data.size() * 3 / 4);
-  uint32_t acc = 0;
-  int bits = 0;
-  for (const char c : data) {
-    const int8_t v = kDecode[static_cast<unsigned char>(c)];
-    if (v == kInvalid) return std::nullopt;  // '=' included: padding only at the end
-    acc = (acc << 6 | static_cast<uint32_t>(v)) & 0xFFFFFF;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>(acc >> bits & 0xFF);
-    }
-  }
-  // The 2 or 4 bits left over after the last byte must be zero (RFC 4648 section 3.5).
-  if ((acc & ((1u << bits) - 1)) != 0) return std::nullopt;
-  return out;
-}
 
 std::string hmac_sha256(std::string_view key, std::string_view text) {
   std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};

@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "base64url.hpp"
 #include "jwt.hpp"
+#include "opbase/base64.hpp"
 #include "signing_key.hpp"
 
 namespace {
@@ -40,8 +40,8 @@ bool same_token(const std::string& a, const std::string& b) {
   const size_t a_dot = a.rfind('.');
   const size_t b_dot = b.rfind('.');
   if (a.substr(0, a_dot) != b.substr(0, b_dot)) return false;
-  return opbase::auth::base64url_decode(std::string_view(a).substr(a_dot + 1)) ==
-         opbase::auth::base64url_decode(std::string_view(b).substr(b_dot + 1));
+  return opbase::base64url_decode(std::string_view(a).substr(a_dot + 1)) ==
+         opbase::base64url_decode(std::string_view(b).substr(b_dot + 1));
 }
 
 void check_round_trip(const json& claims_in, Alg alg) {

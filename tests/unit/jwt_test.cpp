@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "base64url.hpp"
+#include "opbase/base64.hpp"
 #include "signing_key.hpp"
 
 namespace opbase::auth {

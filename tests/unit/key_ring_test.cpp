@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "base64url.hpp"
 #include "jwt.hpp"
+#include "opbase/base64.hpp"
 #include "store_backed_host.hpp"
 
 namespace opbase::auth {

@@ -1,13 +1,13 @@
-// base64url without padding: the RFC 4648 section 10 vectors (padding stripped, "+/" as "-_"),
-// and the strict decoder refusing padding, foreign characters, impossible lengths and
-// non-canonical last characters.
-#include "base64url.hpp"
+// opbase/base64.hpp: the RFC 4648 section 10 vectors in both forms (base64url with the padding
+// stripped and "-_" for "+/"), and the strict decoders refusing wrong padding, foreign
+// characters, impossible lengths and non-canonical last characters.
+#include "opbase/base64.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace opbase::auth {
+namespace opbase {
 namespace {
 
 struct Vector {
@@ -68,5 +68,37 @@ TEST(Base64url, RefusesNonZeroUnusedBits) {
   EXPECT_EQ(base64url_decode("Zm9"), std::nullopt);  // "Zm8" is canonical
 }
 
+constexpr Vector kRfc4648Padded[] = {{"", ""},
+                                     {"f", "Zg=="},
+                                     {"fo", "Zm8="},
+                                     {"foo", "Zm9v"},
+                                     {"foob", "Zm9vYg=="},
+                                     {"fooba", "Zm9vYmE="},
+                                     {"foobar", "Zm9vYmFy"}};
+
+TEST(Base64, EncodesAndDecodesTheRfc4648Vectors) {
+  for (const Vector& v : kRfc4648Padded) {
+    EXPECT_EQ(base64_encode(v.bytes), v.text) << v.bytes;
+    EXPECT_EQ(base64_decode(v.text), v.bytes) << v.text;
+  }
+  EXPECT_EQ(base64_encode("\xfb\xff"), "+/8=");
+}
+
+TEST(Base64, RoundTripsEveryByteValueAndLength) {
+  std::string all;
+  for (int i = 0; i < 256; ++i) all += static_cast<char>(i);
+  for (size_t n = 0; n <= all.size(); ++n) {
+    const std::string bytes = all.substr(all.size() - n);
+    ASSERT_EQ(base64_decode(base64_encode(bytes)), bytes) << n;
+  }
+}
+
+TEST(Base64, RefusesMissingExtraOrMisplacedPaddingAndForeignCharacters) {
+  for (const char* text : {"Zg", "Zg=", "Zg===", "Zm8", "Zm8==", "Z===", "Zg=a",
+                           "=Zg=", "Zm9v=", "-_8=", "Zm9v YmFy", "Zh==", "Zm9=", "===="}) {
+    EXPECT_EQ(base64_decode(text), std::nullopt) << text;
+  }
+}
+
 }  // namespace
-}  // namespace opbase::auth
+}  // namespace opbase
