@@ -136,7 +136,9 @@ TEST(Webhooks, FailedAttemptsAreRetriedWithTheSameIdThenTheMessageFails) {
   EXPECT_EQ(daemon->metric("opbase_webhooks_retried_total"), 4 + 5);  // 2 + 2, then 5
 }
 
-TEST(Webhooks, PendingMessagesSurviveKill9AndAreDeliveredAfterTheRestart) {
+// 20 inserts while the receiver fails, the daemon stopped by `stop_signal`, then a restart with
+// the receiver healthy: every acknowledged insert's event is delivered.
+void pending_messages_survive(int stop_signal) {
   char pattern[] = "/tmp/opbase-webhooks-XXXXXX";
   ASSERT_NE(mkdtemp(pattern), nullptr);
   const std::string storage = pattern;
@@ -151,7 +153,7 @@ TEST(Webhooks, PendingMessagesSurviveKill9AndAreDeliveredAfterTheRestart) {
       ASSERT_EQ(r.status, 200);
       keys.insert(r.json()["data"][0]["_key"].get<std::string>());
     }
-    daemon->send_signal(SIGKILL);
+    daemon->send_signal(stop_signal);
     ASSERT_TRUE(daemon->wait_exit(10s).has_value());
   }
   receiver.set_behaviour(ReceiverBehaviour{});
@@ -167,9 +169,17 @@ TEST(Webhooks, PendingMessagesSurviveKill9AndAreDeliveredAfterTheRestart) {
     }
     std::this_thread::sleep_for(100ms);
   }
-  EXPECT_EQ(delivered, keys) << "every acknowledged insert's event, after the kill";
+  EXPECT_EQ(delivered, keys) << "every acknowledged insert's event, after the restart";
   std::error_code ignored;
   std::filesystem::remove_all(storage, ignored);
+}
+
+TEST(Webhooks, PendingMessagesSurviveKill9AndAreDeliveredAfterTheRestart) {
+  pending_messages_survive(SIGKILL);
+}
+
+TEST(Webhooks, PendingMessagesSurviveACleanStopAndAreDeliveredAfterTheRestart) {
+  pending_messages_survive(SIGTERM);
 }
 
 TEST(Webhooks, BadSettingsRefuseThePluginNamingTheKey) {
