@@ -45,13 +45,11 @@ json new_message(const json& event, const Endpoint& endpoint, int64_t now_ms) {
           {"event_id", event.value("id", "")},
           {"type", event.value("type", "")},
           {"event_ms", event_ms},
-          {"body", Outbox::body_of(event)},
+          {"data", event.value("data", json::object())},  // the body is made from these three
           {"state", "pending"},
           {"attempts_made", 0},
-          {"attempts", json::object()},
           {"next_ms", now_ms},
-          {"lease_until_ms", 0},
-          {"lease_owner", ""}};
+          {"lease_until_ms", 0}};
 }
 
 }  // namespace
@@ -61,7 +59,7 @@ Message Message::from_document(const json& doc) {
   m.id = doc.value("_key", "");
   m.endpoint = doc.value("endpoint", "");
   m.type = doc.value("type", "");
-  m.body = doc.value("body", "");
+  m.body = Outbox::payload_of(doc).dump();
   m.attempts_made = doc.value("attempts_made", 0);
   m.lease_until_ms = doc.value("lease_until_ms", int64_t{0});
   m.event_ms = doc.value("event_ms", int64_t{0});
@@ -85,11 +83,10 @@ std::string Outbox::message_id(std::string_view event_id, std::string_view endpo
   return id;
 }
 
-std::string Outbox::body_of(const json& event) {
-  return json{{"type", event.value("type", "")},
-              {"timestamp", iso_time(event.value("time_ms", int64_t{0}))},
-              {"data", event.value("data", json::object())}}
-      .dump();
+json Outbox::payload_of(const json& message) {
+  return {{"type", message.value("type", "")},
+          {"timestamp", iso_time(message.value("event_ms", int64_t{0}))},
+          {"data", message.value("data", json::object())}};
 }
 
 Result<Outbox::FanOut> Outbox::fan_out(std::string_view project, const EndpointSource& endpoints,

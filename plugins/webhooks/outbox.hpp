@@ -12,8 +12,8 @@
 //  - archive_ended moves ended messages to the store's "archived" state, in batches: claims
 //    then look at the active ones only, the pending ones, rather than at days of history, and
 //    retention (expire) purges the archived.
-// The message id is the Webhook-Id, the same on every attempt; the body is kept as sent, so
-// every attempt sends the same bytes.
+// The message id is the Webhook-Id, the same on every attempt; the body is made from the same
+// stored values each time (payload_of), so every attempt sends the same bytes.
 // Thread-safety: every method may be called from any thread (DocumentStore calls).
 #pragma once
 
@@ -105,9 +105,12 @@ class Outbox {
   // the store's key index rather than written on a random page of it.
   static std::string message_id(std::string_view event_id, std::string_view endpoint_id,
                                 int64_t event_ms);
-  // The delivery body of a kept event: {"type", "timestamp" (the event's time, ISO 8601 UTC
-  // with milliseconds), "data"} (spec 6, DECISIONS 28).
-  static std::string body_of(const nlohmann::json& event);
+  // The delivery payload of a message document: {"type", "timestamp" (the event's time, ISO
+  // 8601 UTC with milliseconds), "data"} (spec 6, DECISIONS 28). Printed, it is the body: made
+  // from the stored type, time and data at each attempt rather than kept as text, because the
+  // same values always print as the same bytes (keys in order) and an escaped copy of the body
+  // in every message doubled the JSON each event cost on its way into the store.
+  static nlohmann::json payload_of(const nlohmann::json& message);
 
  private:
   Result<int> insert_messages(std::string_view project, std::vector<nlohmann::json> messages) const;

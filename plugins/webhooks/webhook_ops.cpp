@@ -56,12 +56,11 @@ json message_view(const json& doc) {
   for (int n = 1; recorded.contains(std::to_string(n)); ++n) {
     attempts.push_back(recorded[std::to_string(n)]);
   }
-  json body = json::parse(doc.value("body", "{}"), nullptr, false);
   return {{"id", doc.value("_key", "")},
           {"endpoint", doc.value("endpoint", "")},
           {"type", doc.value("type", "")},
           {"state", doc.value("state", "")},
-          {"payload", body.is_discarded() ? json() : body},
+          {"payload", Outbox::payload_of(doc)},
           {"next_attempt_ms",
            doc.value("state", "") == "pending" ? doc.value("next_ms", json()) : json()},
           {"attempts", std::move(attempts)}};

@@ -85,7 +85,7 @@ TEST_F(Outboxes, FanOutMakesOneMessagePerEndpointThatTakesTheType) {
   for (const json& m : all) {
     EXPECT_NE(m["endpoint"], "b");
     EXPECT_EQ(m["state"], "pending");
-    const json body = json::parse(m["body"].get<std::string>());
+    const json body = Outbox::payload_of(m);
     EXPECT_EQ(body["type"], "document.created");
     EXPECT_EQ(body["data"]["collection"], "orders");
     EXPECT_EQ(m["_key"],
