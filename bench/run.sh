@@ -19,6 +19,8 @@
 #   BENCH_TARGET_RATIO=0.8    rows under this ratio (at more than 1 connection) are marked '<'
 #   BENCH_WRK_THREADS=N       most wrk threads; default min(2, cores). wrk -t is also capped by -c
 #   BENCH_SET="k=v k=v"       extra daemon settings, e.g. "server.threads=16 server.keep_alive=false"
+#   BENCH_DAEMON_CPUS=, BENCH_WRK_CPUS=   pin the daemon / wrk to these CPUs (taskset -c lists,
+#                             e.g. 1 and 0): less noise when comparing two runs, lower figures
 #   BENCH_BUILD_DIR=build-bench   BENCH_SKIP_BUILD=1 reuses it as it is
 #   BENCH_OUT=<dir>           where results.tsv and the raw wrk and daemon logs go
 #                             (default <build dir>/bench-results/<time>)
@@ -60,6 +62,10 @@ WARMUP_S="$(to_seconds "$WARMUP")"
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive number"
 
 command -v wrk >/dev/null || die "wrk is not installed (Debian: apt-get install wrk)"
+DAEMON_PIN=()
+WRK_PIN=()
+[[ -n "${BENCH_DAEMON_CPUS:-}" ]] && DAEMON_PIN=(taskset -c "$BENCH_DAEMON_CPUS")
+[[ -n "${BENCH_WRK_CPUS:-}" ]] && WRK_PIN=(taskset -c "$BENCH_WRK_CPUS")
 command -v cmake >/dev/null || die "cmake is not installed (run packaging/deps.sh)"
 
 # ---- scenarios ------------------------------------------------------------------------------
@@ -211,7 +217,7 @@ done
 # OPBASE_* variables of the caller's shell are dropped for the same reason.
 UNSET_OPBASE=()
 while IFS= read -r name; do UNSET_OPBASE+=(-u "$name"); done < <(compgen -e | grep '^OPBASE_' || true)
-env "${UNSET_OPBASE[@]}" "$DAEMON" --config /dev/null "${DAEMON_ARGS[@]}" \
+env "${UNSET_OPBASE[@]}" "${DAEMON_PIN[@]}" "$DAEMON" --config /dev/null "${DAEMON_ARGS[@]}" \
   >"$OUT/daemon.out" 2>"$OUT/daemon.err" &
 DAEMON_PID=$!
 
@@ -267,7 +273,7 @@ run_wrk() {
   before="$(daemon_cpu_ticks)"
   # A scenario that prepares per-connection state in init() (refresh) reads these two.
   env "$@" BENCH_WRK_CONNECTIONS="$c" BENCH_WRK_THREADS="$(wrk_threads "$c")" \
-    timeout -k 5 "$limit" wrk -t"$(wrk_threads "$c")" -c"$c" -d"$d" --latency \
+    timeout -k 5 "$limit" "${WRK_PIN[@]}" wrk -t"$(wrk_threads "$c")" -c"$c" -d"$d" --latency \
     -s "$BENCH_DIR/scenarios/$s.lua" "$URL" >"$log" 2>&1 &
   WRK_PID=$!
   wait "$WRK_PID" || rc=$?

@@ -7,8 +7,10 @@
 #                         latency from an op's answer to the receipt (its report hook)
 # Each is its own bench/run.sh (a fresh daemon: an endpoint stays for a whole run) with its own
 # /healthz ceiling. 2 and 3 alternate for WEBHOOKS_ROUNDS rounds; the summary gives medians.
-# Settings: WEBHOOKS_ROUNDS=2, and bench/run.sh's (BENCH_CONNECTIONS defaults to 16 here,
-# BENCH_DURATION to 10s; BENCH_SKIP_BUILD=1 reuses the Release build).
+# Settings: WEBHOOKS_ROUNDS=2, WEBHOOKS_PIN=1 (the daemon on CPU 1, wrk on CPU 0: on a shared
+# 2-core machine the runs then disturb each other less, and the figures are lower), and
+# bench/run.sh's (BENCH_CONNECTIONS defaults to 16 here, BENCH_DURATION to 10s;
+# BENCH_SKIP_BUILD=1 reuses the Release build).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,6 +20,10 @@ export BENCH_DURATION="${BENCH_DURATION:-10s}"
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "webhooks.sh: WEBHOOKS_ROUNDS must be a positive number" >&2; exit 1; }
 OUT="${BENCH_OUT_ROOT:-$ROOT/build-bench/bench-results/webhooks-$(date +%Y%m%d-%H%M%S)}"
 mkdir -p "$OUT"
+if [[ "${WEBHOOKS_PIN:-0}" == 1 ]]; then
+  ((CORES = $(nproc), CORES >= 2)) || { echo "webhooks.sh: WEBHOOKS_PIN needs 2 CPUs" >&2; exit 1; }
+  export BENCH_DAEMON_CPUS=1 BENCH_WRK_CPUS=0
+fi
 
 # run <scenario> <tag>: one bench/run.sh; its table and report go to the terminal and OUT.
 run() {
