@@ -187,7 +187,9 @@ class MongoProjectStore : public ProjectStore {
           answer.documents.push_back(std::move(doc));
         }
       }
-      for (auto& [key, doc] : changed) {
+      for (auto& entry : changed) {  // not a structured binding: clang 14 cannot capture one
+        const std::string& key = entry.first;
+        json& doc = entry.second;
         const json computed = doc;
         auto written = write_back(documents, ns, request, key, read[key], doc);
         if (!written) return written.status();
