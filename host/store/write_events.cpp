@@ -6,6 +6,8 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "opbase/hex.hpp"
+
 namespace opbase::host {
 namespace {
 
@@ -16,17 +18,11 @@ using nlohmann::json;
 // the end of the store's key index instead of landing on a random page of it: random keys made
 // each event dirty a page of its own in every commit that wrote, moved and removed it.
 std::string new_event_id(int64_t now_ms) {
-  unsigned char bytes[16];
-  for (int i = 0; i < 6; ++i) bytes[i] = static_cast<unsigned char>(now_ms >> (8 * (5 - i)));
-  if (RAND_bytes(bytes + 6, sizeof bytes - 6) != 1)
+  unsigned char random[10];
+  if (RAND_bytes(random, sizeof random) != 1)
     throw std::runtime_error("no randomness for an event id");
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id = "evt_";
-  for (unsigned char b : bytes) {
-    id.push_back(kHex[b >> 4]);
-    id.push_back(kHex[b & 15]);
-  }
-  return id;
+  return "evt_" + time_hex(now_ms) +
+         hex_encode(std::string_view(reinterpret_cast<const char*>(random), sizeof random));
 }
 
 }  // namespace

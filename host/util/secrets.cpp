@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "opbase/hex.hpp"
+
 namespace opbase::host {
 
 std::string random_hex(size_t bytes) {
@@ -15,14 +17,7 @@ std::string random_hex(size_t bytes) {
   if (RAND_bytes(raw.data(), static_cast<int>(raw.size())) != 1) {
     throw std::runtime_error("the system random number generator failed");
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes * 2);
-  for (unsigned char b : raw) {
-    out += kHex[b >> 4];
-    out += kHex[b & 0xf];
-  }
-  return out;
+  return hex_encode(std::string_view(reinterpret_cast<const char*>(raw.data()), raw.size()));
 }
 
 std::string sha256(std::string_view text) {

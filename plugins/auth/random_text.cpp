@@ -9,19 +9,13 @@
 #include <stdexcept>
 
 #include "opbase/base64.hpp"
+#include "opbase/hex.hpp"
 
 namespace opbase::auth {
 namespace {
 
 std::string hex(const unsigned char* bytes, size_t n) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * n);
-  for (size_t i = 0; i < n; ++i) {
-    out += kDigits[bytes[i] >> 4];
-    out += kDigits[bytes[i] & 0xf];
-  }
-  return out;
+  return hex_encode(std::string_view(reinterpret_cast<const char*>(bytes), n));
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "opbase/hex.hpp"
+
 namespace opbase::collection {
 namespace {
 
@@ -24,14 +26,7 @@ std::array<unsigned char, 16> random_16() {
 }
 
 std::string hex(const std::array<unsigned char, 16>& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(32);
-  for (unsigned char b : bytes) {
-    out += kDigits[b >> 4];
-    out += kDigits[b & 0xF];
-  }
-  return out;
+  return hex_encode(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
 }  // namespace

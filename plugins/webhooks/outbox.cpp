@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "opbase/hex.hpp"
 #include "opbase/iso_time.hpp"
 #include "retry_schedule.hpp"
 
@@ -71,16 +72,8 @@ std::string Outbox::message_id(std::string_view event_id, std::string_view endpo
   const std::string input = std::string(event_id) + "/" + std::string(endpoint_id);
   unsigned char digest[SHA256_DIGEST_LENGTH];
   SHA256(reinterpret_cast<const unsigned char*>(input.data()), input.size(), digest);
-  unsigned char bytes[16];
-  for (int i = 0; i < 6; ++i) bytes[i] = static_cast<unsigned char>(event_ms >> (8 * (5 - i)));
-  std::copy(digest, digest + 10, bytes + 6);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id = "msg_";
-  for (unsigned char b : bytes) {
-    id.push_back(kHex[b >> 4]);
-    id.push_back(kHex[b & 15]);
-  }
-  return id;
+  return "msg_" + time_hex(event_ms) +
+         hex_encode(std::string_view(reinterpret_cast<const char*>(digest), 10));
 }
 
 json Outbox::payload_of(const json& message) {

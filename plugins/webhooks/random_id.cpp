@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "opbase/hex.hpp"
+
 namespace opbase::webhooks {
 
 std::string random_id(std::string_view prefix, size_t bytes) {
@@ -12,13 +14,8 @@ std::string random_id(std::string_view prefix, size_t bytes) {
   if (RAND_bytes(random.data(), static_cast<int>(random.size())) != 1) {
     throw std::runtime_error("no randomness for an id");
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id(prefix);
-  for (unsigned char b : random) {
-    id.push_back(kHex[b >> 4]);
-    id.push_back(kHex[b & 15]);
-  }
-  return id;
+  return std::string(prefix) +
+         hex_encode(std::string_view(reinterpret_cast<const char*>(random.data()), bytes));
 }
 
 }  // namespace opbase::webhooks
