@@ -1,5 +1,6 @@
 #include "delivery_workers.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 
@@ -27,11 +28,19 @@ const Endpoint* find_endpoint(const std::vector<Endpoint>& endpoints, std::strin
   return nullptr;
 }
 
+// One endpoint holds at most half of a daemon's delivery threads (at least one).
+int turns_per_endpoint(int workers) { return std::max(1, workers / 2); }
+
 }  // namespace
 
 DeliveryWorkers::DeliveryWorkers(const Host& host, const WebhooksConfig& config,
                                  const Endpoints& endpoints, const Outbox& outbox)
-    : host_(host), config_(config), endpoints_(endpoints), outbox_(outbox), owner_(new_owner()) {}
+    : host_(host),
+      config_(config),
+      endpoints_(endpoints),
+      outbox_(outbox),
+      owner_(new_owner()),
+      turns_(turns_per_endpoint(config.workers)) {}
 
 DeliveryWorkers::~DeliveryWorkers() { stop(); }
 
@@ -125,25 +134,38 @@ void DeliveryWorkers::deliver_loop() {
     bool busy = false;  // more messages may be due: look again at once
     for (const std::string& project : projects()) {
       if (stopping_) break;
-      auto claimed = outbox_.claim(project, owner_, host_.now_ms(), config_.lease_ms, 1);
-      if (!claimed) {
-        host_.warn("webhooks: claim in " + project + ": " + claimed.status().message());
-        continue;
-      }
-      if (claimed->empty()) continue;
-      auto endpoints = endpoints_.enabled(project);
-      if (!endpoints) {
-        host_.warn("webhooks: endpoints of " + project + ": " + endpoints.status().message());
-        continue;  // the lease runs out and the message is tried again
-      }
-      for (const Message& message : *claimed) deliver(project, message, *endpoints, http);
-      busy = true;
+      busy |= deliver_one(project, http);
     }
     if (busy) continue;
     std::unique_lock lock(mutex_);
     wake_.wait_for(lock, std::chrono::milliseconds(config_.poll_ms),
                    [&] { return stopping_ || message_wakes_ != seen_messages; });
   }
+}
+
+bool DeliveryWorkers::deliver_one(const std::string& project, HttpDelivery& http) {
+  auto endpoints = endpoints_.with_queues(project);
+  if (!endpoints) {
+    host_.warn("webhooks: endpoints of " + project + ": " + endpoints.status().message());
+    return false;
+  }
+  std::vector<std::string> ids;
+  for (const Endpoint& e : *endpoints) ids.push_back(e.id);
+  std::vector<std::string> nothing_due;
+  while (auto id = turns_.take(project, ids, nothing_due)) {
+    auto claimed = outbox_.claim(project, *id, owner_, host_.now_ms(), config_.lease_ms, 1);
+    if (claimed && !claimed->empty()) {
+      deliver(project, claimed->front(), *find_endpoint(*endpoints, *id), http);
+      turns_.give_back(project, *id);
+      return true;
+    }
+    turns_.give_back(project, *id);
+    if (!claimed) {
+      host_.warn("webhooks: claim in " + project + ": " + claimed.status().message());
+    }
+    nothing_due.push_back(*id);
+  }
+  return false;
 }
 
 bool DeliveryWorkers::feed(const std::string& project) {
@@ -158,10 +180,7 @@ bool DeliveryWorkers::feed(const std::string& project) {
     host_.count("queued_total", done->messages);
     messages_due();  // the other workers claim what was just queued
   }
-  auto archived = outbox_.archive_ended(project, now);
-  if (!archived) {
-    host_.warn("webhooks: archiving messages of " + project + ": " + archived.status().message());
-  }
+  const bool more_ended = archive_ended(project, now);
   if (int64_t& last = last_expiry_ms_[project]; now - last >= kExpiryEveryMs) {
     last = now;
     if (auto expired = outbox_.expire(project, now - config_.retention_ms); !expired) {
@@ -169,18 +188,37 @@ bool DeliveryWorkers::feed(const std::string& project) {
     }
   }
   // A full batch may have left more behind.
-  return done->events == kFanOutBatch || (archived && archived->full);
+  return done->events == kFanOutBatch || more_ended;
+}
+
+bool DeliveryWorkers::archive_ended(const std::string& project, int64_t now_ms) {
+  auto endpoints = endpoints_.with_queues(project);
+  if (!endpoints) {
+    host_.warn("webhooks: endpoints of " + project + ": " + endpoints.status().message());
+    return false;
+  }
+  bool more = false;
+  for (const Endpoint& endpoint : *endpoints) {
+    auto archived = outbox_.archive_ended(project, endpoint.id, now_ms);
+    if (!archived) {
+      host_.warn("webhooks: archiving messages of " + project + ": " + archived.status().message());
+    }
+    more |= archived && archived->full;
+  }
+  return more;
 }
 
 void DeliveryWorkers::deliver(std::string_view project, const Message& message,
-                              const std::vector<Endpoint>& endpoints, HttpDelivery& http) {
-  const Endpoint* endpoint = find_endpoint(endpoints, message.endpoint);
+                              const Endpoint& endpoint, HttpDelivery& http) {
   AttemptResult result;
   result.time_ms = host_.now_ms();
-  if (endpoint == nullptr) {
-    result.error = "the endpoint was deleted or switched off";
+  if (endpoint.deleted) {
+    result.error = "the endpoint was deleted";
+    result.final = true;
+  } else if (!endpoint.enabled) {
+    result.error = "the endpoint is switched off";
   } else {
-    result = attempt(message, *endpoint, http);
+    result = attempt(message, endpoint, http);
   }
   if (stopping_ && !result.delivered()) return;  // aborted by the stop: the lease runs out
   auto state = outbox_.finish(project, message, owner_, result, unit_random());

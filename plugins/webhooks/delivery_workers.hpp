@@ -3,7 +3,8 @@
 // `webhooks.workers` delivery threads claims due messages with a lease and posts them, signed,
 // to their endpoint. They sleep until an event or a queued message wakes them or `webhooks.poll`
 // passes, so messages left by a restart, or by another daemon on the same MongoDB, are picked
-// up without traffic.
+// up without traffic. They take turns over the endpoints' queues (endpoint_turns.hpp): a slow
+// endpoint holds at most half of them.
 // Thread-safety: events_arrived() and messages_due() from any thread; start() and stop() from one.
 #pragma once
 
@@ -15,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "endpoint_turns.hpp"
 #include "endpoints.hpp"
 #include "http_delivery.hpp"
 #include "opbase/host.hpp"
@@ -46,9 +48,14 @@ class DeliveryWorkers {
   // The feeder's work on one project: kept events into messages, old messages out. True when
   // it found a full batch (more events may be waiting).
   bool feed(const std::string& project);
+  // Ended messages of every endpoint's queue into the archive; true when a batch was full.
+  bool archive_ended(const std::string& project, int64_t now_ms);
+  // Claims and delivers one due message of `project`, from the next endpoint in turn that has
+  // one; false when none had.
+  bool deliver_one(const std::string& project, HttpDelivery& http);
   // One attempt of a claimed message of `project`, recorded in the outbox.
-  void deliver(std::string_view project, const Message& message,
-               const std::vector<Endpoint>& endpoints, HttpDelivery& http);
+  void deliver(std::string_view project, const Message& message, const Endpoint& endpoint,
+               HttpDelivery& http);
   AttemptResult attempt(const Message& message, const Endpoint& endpoint, HttpDelivery& http);
 
   const Host& host_;
@@ -56,6 +63,7 @@ class DeliveryWorkers {
   const Endpoints& endpoints_;
   const Outbox& outbox_;
   const std::string owner_;  // this daemon's name in leases
+  EndpointTurns turns_;
   std::atomic<bool> stopping_{false};
   std::mutex mutex_;
   std::condition_variable wake_;         // the delivery threads

@@ -85,6 +85,16 @@ Status Endpoints::bootstrap(std::string_view project, const WebhooksConfig& conf
     auto updated = store_.update(project, off);
     return updated ? Status::ok() : updated.status();
   }
+  // Deleted by an op, configured again: it comes back (its id is fixed, and the deleted one
+  // still holds it until the retention purges it).
+  store::StateRequest back{std::string(kEndpointsCollection),
+                           store::Scope::everyone(),
+                           *match,
+                           store::State::kArchived,
+                           store::State::kActive,
+                           "configured",
+                           now_ms};
+  if (auto restored = store_.change_state(project, back); !restored) return restored.status();
   store::UpsertRequest upsert{std::string(kEndpointsCollection), store::Scope::everyone(),
                               std::move(*match), std::move(change), std::move(insert)};
   auto done = store_.upsert(project, upsert);
@@ -98,6 +108,21 @@ Result<std::vector<Endpoint>> Endpoints::enabled(std::string_view project) const
   for (const json& doc : found->documents) {
     Endpoint e = Endpoint::from_document(doc);
     if (e.enabled) out.push_back(std::move(e));
+  }
+  return out;
+}
+
+Result<std::vector<Endpoint>> Endpoints::with_queues(std::string_view project) const {
+  std::vector<Endpoint> out;
+  for (store::State state : {store::State::kActive, store::State::kArchived}) {
+    store::FindRequest find = all_endpoints();
+    find.state = state;
+    auto found = store_.find(project, find);
+    if (!found) return found.status();
+    for (const json& doc : found->documents) {
+      out.push_back(Endpoint::from_document(doc));
+      out.back().deleted = state == store::State::kArchived;
+    }
   }
   return out;
 }
@@ -149,14 +174,11 @@ Result<bool> Endpoints::remove(std::string_view project, std::string_view id,
                            store::Scope::everyone(),
                            key_match(id),
                            store::State::kActive,
-                           store::State::kDeleted,
+                           store::State::kArchived,
                            "endpoint-deleted",
                            now_ms};
   auto moved = store_.change_state(project, gone);
   if (!moved) return moved.status();
-  // Nothing to restore an endpoint from: removed for good at once.
-  auto purged = store_.purge(project, {store::State::kDeleted, now_ms + 1});
-  if (!purged) return purged.status();
   return !moved->keys.empty();
 }
 

@@ -3,6 +3,8 @@
 // takes, an on/off switch and its signature content; after a secret rotation the previous
 // secret keeps signing beside the new one for a while, so receivers can switch without losing
 // a delivery. The endpoint of the configuration (`webhooks.url`) has the fixed id "whep_config".
+// A deleted endpoint is archived, not removed at once: its queued messages must still end (they
+// fail at their next claim), and the webhooks retention purges it with the messages.
 // Thread-safety: every method may be called from any thread (DocumentStore calls).
 #pragma once
 
@@ -29,6 +31,7 @@ struct Endpoint {
   int64_t previous_until_ms = 0;
   std::vector<std::string> events;
   bool enabled = true;
+  bool deleted = false;  // archived by webhooks.endpoint.delete: its messages fail
   std::string signature_content = "id.timestamp.body";
 
   bool wants(std::string_view type) const;
@@ -46,6 +49,9 @@ class Endpoints {
   Status bootstrap(std::string_view project, const WebhooksConfig& config, int64_t now_ms) const;
   // The endpoints that are switched on.
   Result<std::vector<Endpoint>> enabled(std::string_view project) const;
+  // Every endpoint whose queue may hold messages: the live ones, switched on or off, and the
+  // deleted ones the retention has not purged yet.
+  Result<std::vector<Endpoint>> with_queues(std::string_view project) const;
   // Every endpoint, as stored, oldest first.
   Result<std::vector<nlohmann::json>> all(std::string_view project) const;
   // One endpoint as stored, or nullopt.
@@ -57,7 +63,7 @@ class Endpoints {
   // Sets checked fields; nullopt when there is no such endpoint.
   Result<std::optional<nlohmann::json>> update(std::string_view project, std::string_view id,
                                                nlohmann::json fields, int64_t now_ms) const;
-  // false when there was no such endpoint.
+  // Archives the endpoint; false when there was no such endpoint.
   Result<bool> remove(std::string_view project, std::string_view id, int64_t now_ms) const;
 
  private:

@@ -25,14 +25,22 @@ std::vector<query::SortKey> sort_of(std::string_view text) {
   return std::move(*sort);
 }
 
-// Messages are kept under one owner, with `_created_at` holding the time the message can next be
+// Each endpoint has a queue of its own: its messages are kept under the owner
+// "webhooks-outbox/<endpoint id>", with `_created_at` holding the time the message can next be
 // claimed (ISO 8601, so it sorts by time in every driver): due time, or the end of the lease
-// that holds it. The store's index of (owner, state, `_created_at`) then lists the active
-// (pending) messages in the order claims take them, and a claim reads the first few instead of
-// scanning the backlog; ended messages are archived out of that range.
-constexpr std::string_view kMessageOwner = "webhooks-outbox";
+// that holds it. The store's index of (owner, state, `_created_at`) then lists an endpoint's
+// active (pending) messages in the order claims take them, a claim reads the first few instead
+// of scanning the backlog, and a slow endpoint's backlog is never in front of another's
+// messages. Ended messages are archived out of that range.
+constexpr std::string_view kQueuePrefix = "webhooks-outbox/";
 
-store::Scope message_scope() { return store::Scope::user(std::string(kMessageOwner)); }
+std::string queue_owner(std::string_view endpoint) {
+  return std::string(kQueuePrefix) + std::string(endpoint);
+}
+
+store::Scope queue_scope(std::string_view endpoint) {
+  return store::Scope::user(queue_owner(endpoint));
+}
 
 // The `_created_at` of an ended message until it is archived: after every claimable time.
 constexpr std::string_view kEndedOrder = "9999-12-31T23:59:59.999Z";
@@ -40,7 +48,7 @@ constexpr std::string_view kEndedOrder = "9999-12-31T23:59:59.999Z";
 json new_message(const json& event, const Endpoint& endpoint, int64_t now_ms) {
   const int64_t event_ms = event.value("time_ms", int64_t{0});
   return {{"_key", Outbox::message_id(event.value("id", ""), endpoint.id, event_ms)},
-          {"_userkey", kMessageOwner},
+          {"_userkey", queue_owner(endpoint.id)},
           {"_created_at", iso_time(now_ms)},  // claimable from now
           {"endpoint", endpoint.id},
           {"event_id", event.value("id", "")},
@@ -150,14 +158,15 @@ Status Outbox::remove_events(std::string_view project, const std::vector<std::st
   return purged ? Status::ok() : purged.status();
 }
 
-Result<std::vector<Message>> Outbox::claim(std::string_view project, std::string_view owner,
-                                           int64_t now_ms, int64_t lease_ms, int limit) const {
+Result<std::vector<Message>> Outbox::claim(std::string_view project, std::string_view endpoint,
+                                           std::string_view owner, int64_t now_ms, int64_t lease_ms,
+                                           int limit) const {
   // The first messages in claim order, a few more than wanted: other workers race for the same.
   // No condition, so the store reads exactly these from its index (a condition would make it
   // walk on past every message that fails it).
   store::FindRequest find;
   find.collection = std::string(kMessagesCollection);
-  find.scope = message_scope();
+  find.scope = queue_scope(endpoint);
   find.sort = sort_of("_created_at asc");
   find.limit = limit + kClaimSlack;
   auto first = store_.find(project, find);
@@ -171,7 +180,7 @@ Result<std::vector<Message>> Outbox::claim(std::string_view project, std::string
       continue;
     }
     // Only the caller whose update still finds the message as it was read wins it.
-    store::UpdateRequest take{std::string(kMessagesCollection), message_scope(), {}};
+    store::UpdateRequest take{std::string(kMessagesCollection), queue_scope(endpoint), {}};
     store::Change lease;
     lease.set = {{"lease_until_ms", now_ms + lease_ms},
                  {"lease_owner", owner},
@@ -203,7 +212,8 @@ Result<std::string> Outbox::finish(std::string_view project, const Message& mess
                 {"lease_until_ms", 0},
                 {"lease_owner", ""}};
   if (!attempt.delivered()) {
-    const auto delay = retry_delay_ms(retry_delays_ms_, made, unit_random);
+    const auto delay =
+        attempt.final ? std::nullopt : retry_delay_ms(retry_delays_ms_, made, unit_random);
     state = delay ? "pending" : "failed";
     if (delay) {
       const int64_t next_ms = attempt.time_ms + attempt.latency_ms + *delay;
@@ -217,7 +227,7 @@ Result<std::string> Outbox::finish(std::string_view project, const Message& mess
     // To the back of the claim order, where archive_ended finds it and claims never look.
     change.set["_created_at"] = kEndedOrder;
   }
-  store::UpdateRequest update{std::string(kMessagesCollection), message_scope(), {}};
+  store::UpdateRequest update{std::string(kMessagesCollection), queue_scope(message.endpoint), {}};
   update.steps.push_back({match_of({{"_key", message.id},
                                     {"lease_owner", owner},
                                     {"attempts_made", message.attempts_made}}),
@@ -231,13 +241,13 @@ Result<std::string> Outbox::finish(std::string_view project, const Message& mess
   return state;
 }
 
-Result<Outbox::Archived> Outbox::archive_ended(std::string_view project, int64_t now_ms,
-                                               int limit) const {
+Result<Outbox::Archived> Outbox::archive_ended(std::string_view project, std::string_view endpoint,
+                                               int64_t now_ms, int limit) const {
   // Ended messages are last in claim order (finish moved them there): read the back. The very
   // last one first: when it has not ended, none has, and the pending ones are not read.
   store::FindRequest back;
   back.collection = std::string(kMessagesCollection);
-  back.scope = message_scope();
+  back.scope = queue_scope(endpoint);
   back.sort = sort_of("_created_at desc");
   back.limit = 1;
   auto last = store_.find(project, back);
@@ -255,7 +265,7 @@ Result<Outbox::Archived> Outbox::archive_ended(std::string_view project, int64_t
   }
   if (ended.empty()) return Archived{};
   store::StateRequest out{std::string(kMessagesCollection),
-                          message_scope(),
+                          queue_scope(endpoint),
                           match_of({{"_key:$in", ended}, {"state:$in", {"delivered", "failed"}}}),
                           store::State::kActive,
                           store::State::kArchived,
@@ -294,14 +304,14 @@ Result<Outbox::Page> Outbox::list(std::string_view project,
 }
 
 Result<int64_t> Outbox::expire(std::string_view project, int64_t before_ms) const {
-  // Archived messages are the webhooks namespace's only archived documents.
+  // The namespace's archived documents are ended messages and deleted endpoints: both go.
   return store_.purge(project, {store::State::kArchived, before_ms});
 }
 
 Result<std::string> Outbox::resend(std::string_view project, std::string_view id,
                                    int64_t now_ms) const {
   store::StateRequest back{std::string(kMessagesCollection),
-                           message_scope(),
+                           store::Scope::everyone(),
                            match_of({{"_key", id}}),
                            store::State::kArchived,
                            store::State::kActive,

@@ -5,8 +5,9 @@
 //  - fan_out turns each kept event into one message per endpoint that takes its type. A
 //    message's id is derived from the event id and the endpoint, so doing it twice (a crash
 //    before the event was removed, two daemons at once) makes no second message;
-//  - claim takes a due message with a lease: a conditional update that only one caller wins, and
-//    that expires if its daemon dies mid-attempt;
+//  - each endpoint has its own queue, so one that answers slowly never holds back another's;
+//  - claim takes a due message of one endpoint with a lease: a conditional update that only one
+//    caller wins, and that expires if its daemon dies mid-attempt;
 //  - finish records the attempt (time, status code, latency, error) and moves the message to
 //    delivered, failed, or its next try (retry_schedule.hpp);
 //  - archive_ended moves ended messages to the store's "archived" state, in batches: claims
@@ -48,6 +49,7 @@ struct AttemptResult {
   int status = 0;       // HTTP status; 0 when no answer came
   int64_t latency_ms = 0;
   std::string error;  // empty on a 2xx
+  bool final = false;  // no later attempt can succeed (the endpoint was deleted): no retry
   bool delivered() const { return status >= 200 && status < 300; }
 };
 
@@ -67,9 +69,10 @@ class Outbox {
   // committed always gets it. events == limit: more may be waiting.
   Result<FanOut> fan_out(std::string_view project, const EndpointSource& endpoints, int64_t now_ms,
                          int limit = 100) const;
-  // Up to `limit` messages due now, each leased to `owner` until now + lease_ms.
-  Result<std::vector<Message>> claim(std::string_view project, std::string_view owner,
-                                     int64_t now_ms, int64_t lease_ms, int limit) const;
+  // Up to `limit` messages of `endpoint` due now, each leased to `owner` until now + lease_ms.
+  Result<std::vector<Message>> claim(std::string_view project, std::string_view endpoint,
+                                     std::string_view owner, int64_t now_ms, int64_t lease_ms,
+                                     int limit) const;
   // Records the attempt on a message `owner` holds; answers the message's new state
   // ("delivered", "pending" for a retry, "failed").
   Result<std::string> finish(std::string_view project, const Message& message,
@@ -90,14 +93,16 @@ class Outbox {
   // message an attempt holds right now (resent then, it could be sent twice at once).
   Result<std::string> resend(std::string_view project, std::string_view id, int64_t now_ms) const;
 
-  // Archives up to `limit` ended (delivered, failed) messages. full: there may be more.
+  // Archives up to `limit` ended (delivered, failed) messages of `endpoint`. full: there may be
+  // more.
   struct Archived {
     int messages = 0;
     bool full = false;
   };
-  Result<Archived> archive_ended(std::string_view project, int64_t now_ms, int limit = 500) const;
-  // Removes for good the messages archived before `before_ms`; answers how many
-  // (webhooks.retention).
+  Result<Archived> archive_ended(std::string_view project, std::string_view endpoint,
+                                 int64_t now_ms, int limit = 500) const;
+  // Removes for good the messages archived before `before_ms`, and the endpoints deleted before
+  // then; answers how many (webhooks.retention).
   Result<int64_t> expire(std::string_view project, int64_t before_ms) const;
 
   // The message id of (event, endpoint): the event's time in milliseconds (12 hex digits) and

@@ -27,6 +27,7 @@ using namespace std::chrono_literals;
 const std::string kSecret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwMfKQ9r8GKYo=";
 
 constexpr const char* kAdminEmail = "root@example.com";
+const std::string kAdminKey = "sak_webhooks_test_0123456789abcdef0123";  // server.admin_key
 constexpr const char* kAdminPassword = "Admin-Pass-1";
 
 DaemonOptions webhook_options(const WebhookReceiver& receiver, const std::string& storage = "") {
@@ -223,8 +224,7 @@ TEST(Webhooks, AdminsManageEndpointsAndSeeEveryAttempt) {
   DaemonOptions options = webhook_options(configured);
   options.config["auth.admin_email"] = kAdminEmail;
   options.config["auth.admin_password"] = kAdminPassword;
-  const std::string admin_key = "sak_webhooks_test_0123456789abcdef0123";
-  options.config["server.admin_key"] = admin_key;
+  options.config["server.admin_key"] = kAdminKey;
   auto daemon = DaemonProcess::start(options);
   const Headers admin = admin_of(*daemon);
   const Headers user = daemon->user("dave").bearer();
@@ -233,10 +233,10 @@ TEST(Webhooks, AdminsManageEndpointsAndSeeEveryAttempt) {
   HttpResponse refused = daemon->call({{"op", "webhooks.endpoint.list"}}, user);
   EXPECT_EQ(refused.status, 403) << refused.describe();
   // The server admin key stands in for an admin's token; a wrong one is refused.
-  EXPECT_EQ(daemon->call({{"op", "webhooks.endpoint.list"}}, {{"X-Admin-Key", admin_key}}).status,
+  EXPECT_EQ(daemon->call({{"op", "webhooks.endpoint.list"}}, {{"X-Admin-Key", kAdminKey}}).status,
             200);
   EXPECT_EQ(
-      daemon->call({{"op", "webhooks.endpoint.list"}}, {{"X-Admin-Key", admin_key + "x"}}).status,
+      daemon->call({{"op", "webhooks.endpoint.list"}}, {{"X-Admin-Key", kAdminKey + "x"}}).status,
       401);
 
   HttpResponse created = daemon->call({{"op", "webhooks.endpoint.create"},
@@ -338,6 +338,71 @@ TEST(Webhooks, AdminsManageEndpointsAndSeeEveryAttempt) {
   // inserts); once it has, the switched-off endpoint would have had it too.
   EXPECT_EQ(configured.wait_for(7, 20s).size(), 7u);
   EXPECT_EQ(second.deliveries().size(), 5u);
+}
+
+// A second endpoint, for document.created, made with the server admin key; answers its id.
+std::string create_endpoint(const DaemonProcess& daemon, const std::string& url) {
+  HttpResponse created = daemon.call(
+      {{"op", "webhooks.endpoint.create"}, {"url", url}, {"events", {"document.created"}}},
+      {{"X-Admin-Key", kAdminKey}});
+  EXPECT_EQ(created.status, 200) << created.describe();
+  return created.json()["data"].value("id", "");
+}
+
+// Each endpoint has its own queue and holds at most half of the delivery threads: with two
+// threads, one endpoint whose receiver takes 1.5 s per call leaves the other thread to the other
+// endpoint, whose messages arrive while the slow one has had one or two.
+TEST(Webhooks, ASlowEndpointDoesNotHoldBackAnother) {
+  WebhookReceiver slow(ReceiverOptions{ReceiverBehaviour{.sleep_ms = 1500}});
+  WebhookReceiver fast(ReceiverOptions{});
+  DaemonOptions options = webhook_options(slow);
+  options.config["server.admin_key"] = kAdminKey;
+  options.config["webhooks.workers"] = "2";
+  options.config["webhooks.timeout"] = "5s";
+  options.config["webhooks.lease"] = "20s";
+  auto daemon = DaemonProcess::start(options);
+  create_endpoint(*daemon, fast.url("/fast"));
+  const Headers user = daemon->user("erin").bearer();  // two events for the slow one first
+  for (int n = 0; n < 6; ++n) {
+    ASSERT_EQ(
+        daemon->call({{"op", "collection.insert"}, {"collection", "c"}, {"data", {{"n", n}}}}, user)
+            .status,
+        200);
+  }
+  EXPECT_EQ(fast.wait_for(6, 20s).size(), 6u);
+  EXPECT_LE(slow.deliveries().size(), 2u) << "the fast endpoint waited for the slow one";
+  EXPECT_EQ(slow.wait_for(8, 30s).size(), 8u) << "and the slow one gets all its messages";
+}
+
+// A deleted endpoint's queued messages end at their next claim, failed, with that reason.
+TEST(Webhooks, MessagesOfADeletedEndpointFailAtTheirNextTurn) {
+  WebhookReceiver configured(ReceiverOptions{});
+  WebhookReceiver failing(ReceiverOptions{ReceiverBehaviour{.status = 503}});
+  DaemonOptions options = webhook_options(configured);
+  options.config["server.admin_key"] = kAdminKey;
+  options.config["webhooks.retry_delays"] = "700ms,700ms,700ms,700ms,700ms";
+  auto daemon = DaemonProcess::start(options);
+  const Headers admin = {{"X-Admin-Key", kAdminKey}};
+  const std::string id = create_endpoint(*daemon, failing.url("/failing"));
+  const Headers user = daemon->user("fay").bearer();
+  daemon->call({{"op", "collection.insert"}, {"collection", "c"}, {"data", {{"n", 1}}}}, user);
+  ASSERT_EQ(failing.wait_for(1, 20s).size(), 1u);
+  ASSERT_EQ(daemon->call({{"op", "webhooks.endpoint.delete"}, {"id", id}}, admin).status, 200);
+
+  json failed;
+  for (int tries = 0; tries < 100 && failed.is_null(); ++tries) {
+    HttpResponse listed = daemon->call(
+        {{"op", "webhooks.message.list"}, {"endpoint", id}, {"state", "failed"}}, admin);
+    ASSERT_EQ(listed.status, 200) << listed.describe();
+    if (!listed.json()["data"].empty()) failed = listed.json()["data"][0];
+    if (failed.is_null()) std::this_thread::sleep_for(100ms);
+  }
+  ASSERT_FALSE(failed.is_null()) << "the message of the deleted endpoint never ended";
+  const json attempts = failed["attempts"];
+  ASSERT_GE(attempts.size(), 2u);
+  EXPECT_LT(attempts.size(), 6u) << "it ended before its retries ran out";
+  EXPECT_EQ(attempts.back()["error"], "the endpoint was deleted");
+  EXPECT_EQ(failing.deliveries().size(), attempts.size() - 1) << "nothing posted after the delete";
 }
 
 }  // namespace

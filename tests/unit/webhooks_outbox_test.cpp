@@ -159,12 +159,12 @@ TEST_F(Outboxes, AnEventFannedOutTwiceMakesNoSecondMessage) {
 
 TEST_F(Outboxes, ADueMessageIsClaimedByOneOwnerUntilTheLeaseEnds) {
   queue_messages(1);
-  auto first = outbox_.claim("p", "daemon-1", env_.now_ms(), 10'000, 10);
+  auto first = outbox_.claim("p", "a", "daemon-1", env_.now_ms(), 10'000, 10);
   ASSERT_TRUE(first);
   ASSERT_EQ(first->size(), 1u);
-  EXPECT_TRUE(outbox_.claim("p", "daemon-2", env_.now_ms(), 10'000, 10)->empty());
+  EXPECT_TRUE(outbox_.claim("p", "a", "daemon-2", env_.now_ms(), 10'000, 10)->empty());
   env_.fake().advance_ms(10'001);  // daemon-1 died mid-attempt: its lease runs out
-  auto second = outbox_.claim("p", "daemon-2", env_.now_ms(), 10'000, 10);
+  auto second = outbox_.claim("p", "a", "daemon-2", env_.now_ms(), 10'000, 10);
   ASSERT_EQ(second->size(), 1u);
   // daemon-1's late result does not count: daemon-2 holds the message now.
   AttemptResult late{env_.now_ms(), 200, 5, ""};
@@ -180,7 +180,7 @@ TEST_F(Outboxes, FailuresRetryAfterTheScheduleThenFail) {
   queue_messages(1);
   const std::vector<int64_t> delays = {300, 600, 900};
   for (int attempt = 1; attempt <= 4; ++attempt) {
-    auto claimed = outbox_.claim("p", "d", env_.now_ms(), 10'000, 10);
+    auto claimed = outbox_.claim("p", "a", "d", env_.now_ms(), 10'000, 10);
     ASSERT_EQ(claimed->size(), 1u) << "attempt " << attempt;
     AttemptResult failed{env_.now_ms(), 503, 7, "answered HTTP 503"};
     auto state = outbox_.finish("p", (*claimed)[0], "d", failed, 0.5);  // 0.5: the delay itself
@@ -189,14 +189,16 @@ TEST_F(Outboxes, FailuresRetryAfterTheScheduleThenFail) {
       EXPECT_EQ(*state, "pending");
       const int64_t delay = delays[attempt - 1];
       env_.fake().advance_ms(delay + 7 - 1);
-      EXPECT_TRUE(outbox_.claim("p", "d", env_.now_ms(), 10'000, 10)->empty()) << "not due yet";
+      EXPECT_TRUE(outbox_.claim("p", "a", "d", env_.now_ms(), 10'000, 10)->empty())
+          << "not due yet";
       env_.fake().advance_ms(1);
     } else {
       EXPECT_EQ(*state, "failed");
     }
   }
   env_.fake().advance_ms(1'000'000);
-  EXPECT_TRUE(outbox_.claim("p", "d", env_.now_ms(), 10'000, 10)->empty()) << "failed for good";
+  EXPECT_TRUE(outbox_.claim("p", "a", "d", env_.now_ms(), 10'000, 10)->empty())
+      << "failed for good";
   const json m = messages()[0];
   EXPECT_EQ(m["attempts_made"], 4);
   EXPECT_EQ(m["attempts"]["4"]["error"], "answered HTTP 503");
@@ -206,32 +208,32 @@ TEST_F(Outboxes, ClaimsTakeDueMessagesFirstWhateverWaitsForARetryOrALease) {
   queue_messages(1);
   env_.fake().advance_ms(1);
   queue_messages(2);
-  auto first = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
+  auto first = outbox_.claim("p", "a", "d", env_.now_ms(), 10'000, 1);
   ASSERT_EQ(first->size(), 1u);
   ASSERT_EQ(*outbox_.finish("p", (*first)[0], "d", {env_.now_ms(), 503, 7, "HTTP 503"}, 0.5),
             "pending");  // due again in 300 ms: it waits behind the two due ones
-  auto held = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
+  auto held = outbox_.claim("p", "a", "d", env_.now_ms(), 10'000, 1);
   ASSERT_EQ(held->size(), 1u);
   EXPECT_NE((*held)[0].id, (*first)[0].id);
-  auto third = outbox_.claim("p", "d", env_.now_ms(), 10'000, 5);
+  auto third = outbox_.claim("p", "a", "d", env_.now_ms(), 10'000, 5);
   ASSERT_EQ(third->size(), 1u) << "one due, one leased, one waiting for its retry";
   EXPECT_NE((*third)[0].id, (*first)[0].id);
   env_.fake().advance_ms(400);
-  auto retried = outbox_.claim("p", "d", env_.now_ms(), 10'000, 5);
+  auto retried = outbox_.claim("p", "a", "d", env_.now_ms(), 10'000, 5);
   ASSERT_EQ(retried->size(), 1u) << "the retry is due; the other two are leased";
   EXPECT_EQ((*retried)[0].id, (*first)[0].id);
   env_.fake().advance_ms(10'001);
-  EXPECT_EQ(outbox_.claim("p", "d", env_.now_ms(), 10'000, 5)->size(), 3u) << "leases ran out";
+  EXPECT_EQ(outbox_.claim("p", "a", "d", env_.now_ms(), 10'000, 5)->size(), 3u) << "leases ran out";
 }
 
 TEST_F(Outboxes, EndedMessagesGoAfterTheRetention) {
   queue_messages(2);
-  auto claimed = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
+  auto claimed = outbox_.claim("p", "a", "d", env_.now_ms(), 10'000, 1);
   ASSERT_EQ(claimed->size(), 1u);
   ASSERT_EQ(*outbox_.finish("p", (*claimed)[0], "d", {env_.now_ms(), 200, 3, ""}, 0.5),
             "delivered");
   EXPECT_EQ(*outbox_.expire("p", env_.now_ms() + 1000), 0) << "ended, but not archived yet";
-  ASSERT_EQ(outbox_.archive_ended("p", env_.now_ms())->messages, 1);
+  ASSERT_EQ(outbox_.archive_ended("p", "a", env_.now_ms())->messages, 1);
   const int64_t archived_ms = env_.now_ms();
   EXPECT_EQ(*outbox_.expire("p", archived_ms), 0) << "not older than the cut-off yet";
   env_.fake().advance_ms(10);
@@ -243,16 +245,16 @@ TEST_F(Outboxes, EndedMessagesGoAfterTheRetention) {
 
 TEST_F(Outboxes, EndedMessagesAreArchivedOutOfTheClaimsWayAndResendBringsThemBack) {
   queue_messages(3);
-  auto claimed = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
+  auto claimed = outbox_.claim("p", "a", "d", env_.now_ms(), 10'000, 1);
   ASSERT_EQ(claimed->size(), 1u);
   const std::string id = (*claimed)[0].id;
   ASSERT_EQ(*outbox_.finish("p", (*claimed)[0], "d", {env_.now_ms(), 200, 3, ""}, 0.5),
             "delivered");
-  auto moved = outbox_.archive_ended("p", env_.now_ms());
+  auto moved = outbox_.archive_ended("p", "a", env_.now_ms());
   ASSERT_TRUE(moved) << moved.status().to_string();
   EXPECT_EQ(moved->messages, 1);
   EXPECT_FALSE(moved->full);
-  EXPECT_EQ(outbox_.archive_ended("p", env_.now_ms())->messages, 0) << "once";
+  EXPECT_EQ(outbox_.archive_ended("p", "a", env_.now_ms())->messages, 0) << "once";
   EXPECT_EQ(env_.documents("p", kMessagesCollection).size(), 2u) << "the pending two stay active";
   const auto archived = env_.documents("p", kMessagesCollection, store::State::kArchived);
   ASSERT_EQ(archived.size(), 1u);
@@ -276,7 +278,7 @@ TEST_F(Outboxes, EndedMessagesAreArchivedOutOfTheClaimsWayAndResendBringsThemBac
   EXPECT_TRUE(env_.documents("p", kMessagesCollection, store::State::kArchived).empty());
   std::set<std::string> claimable;
   for (int i = 0; i < 3; ++i) {
-    auto one = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
+    auto one = outbox_.claim("p", "a", "d", env_.now_ms(), 10'000, 1);
     ASSERT_TRUE(one);
     for (const Message& m : *one) claimable.insert(m.id);
   }
@@ -287,21 +289,94 @@ TEST_F(Outboxes, EndedMessagesAreArchivedOutOfTheClaimsWayAndResendBringsThemBac
 TEST_F(Outboxes, EndedMessagesAreArchivedInBatchesFromTheBackOfTheClaimOrder) {
   queue_messages(5);
   for (int i = 0; i < 3; ++i) {
-    auto claimed = outbox_.claim("p", "d", env_.now_ms(), 10'000, 1);
+    auto claimed = outbox_.claim("p", "a", "d", env_.now_ms(), 10'000, 1);
     ASSERT_EQ(claimed->size(), 1u);
     ASSERT_EQ(*outbox_.finish("p", (*claimed)[0], "d", {env_.now_ms(), 200, 1, ""}, 0.5),
               "delivered");
   }
   // Ended messages wait at the back for the archiver; claims never reach them.
-  auto due = outbox_.claim("p", "d", env_.now_ms(), 10'000, 5);
+  auto due = outbox_.claim("p", "a", "d", env_.now_ms(), 10'000, 5);
   EXPECT_EQ(due->size(), 2u);
-  auto first = outbox_.archive_ended("p", env_.now_ms(), 2);
+  auto first = outbox_.archive_ended("p", "a", env_.now_ms(), 2);
   EXPECT_EQ(first->messages, 2);
   EXPECT_TRUE(first->full) << "a full batch: more may wait";
-  auto rest = outbox_.archive_ended("p", env_.now_ms(), 2);
+  auto rest = outbox_.archive_ended("p", "a", env_.now_ms(), 2);
   EXPECT_EQ(rest->messages, 1);
   EXPECT_EQ(env_.documents("p", kMessagesCollection, store::State::kArchived).size(), 3u);
   EXPECT_EQ(env_.documents("p", kMessagesCollection).size(), 2u);
+}
+
+TEST_F(Outboxes, EachEndpointHasAQueueOfItsOwnSoABacklogIsNeverInFrontOfAnother) {
+  insert_documents(30);  // 30 messages for the slow endpoint, older than the fast one's
+  ASSERT_EQ(outbox_.fan_out("p", source({endpoint("slow", {"document.created"})}), env_.now_ms())
+                ->messages,
+            30);
+  env_.fake().advance_ms(5);
+  insert_documents(1);
+  const auto both =
+      source({endpoint("slow", {"document.created"}), endpoint("fast", {"document.created"})});
+  ASSERT_EQ(outbox_.fan_out("p", both, env_.now_ms())->messages, 2);
+  auto fast = outbox_.claim("p", "fast", "d", env_.now_ms(), 10'000, 5);
+  ASSERT_TRUE(fast) << fast.status().to_string();
+  ASSERT_EQ(fast->size(), 1u) << "the 30 older messages of the other endpoint are not in its way";
+  EXPECT_EQ((*fast)[0].endpoint, "fast");
+  auto slow = outbox_.claim("p", "slow", "d", env_.now_ms(), 10'000, 50);
+  ASSERT_EQ(slow->size(), 31u);
+  for (const Message& m : *slow) EXPECT_EQ(m.endpoint, "slow");
+  // Ended messages are archived queue by queue.
+  ASSERT_EQ(*outbox_.finish("p", (*fast)[0], "d", {env_.now_ms(), 200, 1, ""}, 0.5), "delivered");
+  EXPECT_EQ(outbox_.archive_ended("p", "slow", env_.now_ms())->messages, 0);
+  EXPECT_EQ(outbox_.archive_ended("p", "fast", env_.now_ms())->messages, 1);
+}
+
+TEST_F(Outboxes, AFinalFailureEndsTheMessageWithoutARetry) {
+  queue_messages(1);
+  auto claimed = outbox_.claim("p", "a", "d", env_.now_ms(), 10'000, 1);
+  ASSERT_EQ(claimed->size(), 1u);
+  AttemptResult deleted{env_.now_ms(), 0, 0, "the endpoint was deleted"};
+  deleted.final = true;
+  EXPECT_EQ(*outbox_.finish("p", (*claimed)[0], "d", deleted, 0.5), "failed");
+  const json m = messages()[0];
+  EXPECT_EQ(m["attempts_made"], 1);
+  EXPECT_EQ(m["attempts"]["1"]["error"], "the endpoint was deleted");
+}
+
+TEST(WebhookEndpoints,
+     ADeletedEndpointKeepsItsQueueVisibleUntilTheRetentionAndComesBackIfConfigured) {
+  test::StoreBackedHost env{"webhooks"};
+  DocumentStore store{env.host()};
+  Endpoints endpoints{store};
+  WebhooksConfig config;
+  config.url = "https://hooks.example.com/in";
+  config.events = {"document.created"};
+  ASSERT_TRUE(endpoints.bootstrap("p", config, env.now_ms()));
+  auto made = endpoints.create(
+      "p", {{"url", "https://other.example.com/"}, {"events", json::array()}}, env.now_ms());
+  ASSERT_TRUE(made) << made.status().to_string();
+  const std::string id = (*made)["_key"];
+  ASSERT_TRUE(*endpoints.remove("p", id, env.now_ms()));
+  EXPECT_FALSE(*endpoints.remove("p", id, env.now_ms())) << "gone for the ops";
+  EXPECT_FALSE(endpoints.get("p", id)->has_value());
+  EXPECT_EQ(endpoints.all("p")->size(), 1u);
+  auto queues = endpoints.with_queues("p");
+  ASSERT_TRUE(queues);
+  ASSERT_EQ(queues->size(), 2u);
+  EXPECT_EQ((*queues)[1].id, id);
+  EXPECT_TRUE((*queues)[1].deleted) << "its messages still have to end";
+  EXPECT_FALSE((*queues)[0].deleted);
+
+  // The configuration's endpoint, deleted by an op, is made again by the next start.
+  ASSERT_TRUE(*endpoints.remove("p", kConfigEndpointId, env.now_ms()));
+  ASSERT_TRUE(endpoints.bootstrap("p", config, env.now_ms()));
+  auto back = endpoints.get("p", kConfigEndpointId);
+  ASSERT_TRUE(back->has_value());
+  EXPECT_EQ((**back)["url"], config.url);
+
+  // The retention purges the deleted one.
+  Outbox outbox{store, {300}};
+  env.fake().advance_ms(10);
+  EXPECT_EQ(*outbox.expire("p", env.now_ms()), 1);
+  EXPECT_EQ(endpoints.with_queues("p")->size(), 1u);
 }
 
 TEST(RetrySchedule, SpreadsEachDelayByTwentyPercentAndEndsAfterTheLast) {
