@@ -110,9 +110,12 @@ void DeliveryWorkers::feed_loop() {
       seen_events = event_wakes_;
     }
     behind = false;
+    // Archiving costs reads of every queue: only after this daemon ended messages (or once a
+    // minute per project, for those a stopped daemon ended).
+    const bool ended = ended_.exchange(0) > 0;
     for (const std::string& project : projects()) {
       if (stopping_) break;
-      behind |= feed(project);
+      behind |= feed(project, ended);
     }
     if (behind) continue;
     std::unique_lock lock(mutex_);
@@ -168,7 +171,7 @@ bool DeliveryWorkers::deliver_one(const std::string& project, HttpDelivery& http
   return false;
 }
 
-bool DeliveryWorkers::feed(const std::string& project) {
+bool DeliveryWorkers::feed(const std::string& project, bool ended) {
   const int64_t now = host_.now_ms();
   auto done = outbox_.fan_out(
       project, [&] { return endpoints_.enabled(project); }, now, kFanOutBatch);
@@ -178,11 +181,18 @@ bool DeliveryWorkers::feed(const std::string& project) {
   }
   if (done->messages > 0) {
     host_.count("queued_total", done->messages);
-    messages_due();  // the other workers claim what was just queued
+    // The delivery threads claim what was just queued, unless every endpoint that got some
+    // holds its share of them already: then a thread that gives a turn back looks again anyway,
+    // and a wake-up would only send the idle threads round the queues for nothing.
+    if (turns_.any_free(project, done->endpoints)) messages_due();
   }
-  const bool more_ended = archive_ended(project, now);
-  if (int64_t& last = last_expiry_ms_[project]; now - last >= kExpiryEveryMs) {
-    last = now;
+  bool more_ended = false;
+  int64_t& last_expiry = last_expiry_ms_[project];
+  const bool sweep = now - last_expiry >= kExpiryEveryMs;
+  if (ended || sweep) more_ended = archive_ended(project, now);
+  if (more_ended) ended_ += 1;  // a full batch: the next pass goes on
+  if (sweep) {
+    last_expiry = now;
     if (auto expired = outbox_.expire(project, now - config_.retention_ms); !expired) {
       host_.warn("webhooks: expiring messages of " + project + ": " + expired.status().message());
     }
@@ -227,6 +237,7 @@ void DeliveryWorkers::deliver(std::string_view project, const Message& message,
     return;
   }
   host_.observe_seconds("attempt_seconds", static_cast<double>(result.latency_ms) / 1000.0);
+  if (*state != "pending") ended_ += 1;  // for the feeder to archive
   if (*state == "delivered") {
     host_.count("delivered_total");
     host_.observe_seconds("delivery_seconds",

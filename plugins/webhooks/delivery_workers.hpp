@@ -45,9 +45,10 @@ class DeliveryWorkers {
   void feed_loop();
   void deliver_loop();
   std::vector<std::string> projects() const;
-  // The feeder's work on one project: kept events into messages, old messages out. True when
-  // it found a full batch (more events may be waiting).
-  bool feed(const std::string& project);
+  // The feeder's work on one project: kept events into messages, ended messages into the
+  // archive (when `ended`: this daemon ended some since the last pass), old messages out. True
+  // when it found a full batch (more may be waiting).
+  bool feed(const std::string& project, bool ended);
   // Ended messages of every endpoint's queue into the archive; true when a batch was full.
   bool archive_ended(const std::string& project, int64_t now_ms);
   // Claims and delivers one due message of `project`, from the next endpoint in turn that has
@@ -65,6 +66,7 @@ class DeliveryWorkers {
   const std::string owner_;  // this daemon's name in leases
   EndpointTurns turns_;
   std::atomic<bool> stopping_{false};
+  std::atomic<int64_t> ended_{0};  // messages this daemon ended since the feeder last archived
   std::mutex mutex_;
   std::condition_variable wake_;         // the delivery threads
   std::condition_variable feeder_wake_;  // the feeder

@@ -34,6 +34,15 @@ void EndpointTurns::give_back(const std::string& project, const std::string& end
   if (--at->second <= 0) held_.erase(at);
 }
 
+bool EndpointTurns::any_free(const std::string& project,
+                             const std::vector<std::string>& endpoints) const {
+  const std::lock_guard lock(mutex_);
+  return std::any_of(endpoints.begin(), endpoints.end(), [&](const std::string& id) {
+    auto at = held_.find({project, id});
+    return at == held_.end() || at->second < per_endpoint_;
+  });
+}
+
 int EndpointTurns::held(const std::string& project, const std::string& endpoint) const {
   const std::lock_guard lock(mutex_);
   auto at = held_.find({project, endpoint});

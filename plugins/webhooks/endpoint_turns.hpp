@@ -25,6 +25,9 @@ class EndpointTurns {
                                   const std::vector<std::string>& endpoints,
                                   const std::vector<std::string>& skip);
   void give_back(const std::string& project, const std::string& endpoint);
+  // Whether any of `endpoints` holds fewer turns than its share: only then can a waiting thread
+  // take a message of theirs.
+  bool any_free(const std::string& project, const std::vector<std::string>& endpoints) const;
 
   // Turns held now (tests).
   int held(const std::string& project, const std::string& endpoint) const;

@@ -104,10 +104,12 @@ Result<Outbox::FanOut> Outbox::fan_out(std::string_view project, const EndpointS
   if (!targets) return targets.status();
   std::vector<json> messages;
   std::vector<std::string> handled;
+  std::vector<bool> served(targets->size(), false);
   for (const json& event : events->documents) {
-    for (const Endpoint& endpoint : *targets) {
-      if (endpoint.wants(event.value("type", ""))) {
-        messages.push_back(new_message(event, endpoint, now_ms));
+    for (size_t i = 0; i < targets->size(); ++i) {
+      if ((*targets)[i].wants(event.value("type", ""))) {
+        messages.push_back(new_message(event, (*targets)[i], now_ms));
+        served[i] = true;
       }
     }
     handled.push_back(event.value("_key", ""));
@@ -116,7 +118,11 @@ Result<Outbox::FanOut> Outbox::fan_out(std::string_view project, const EndpointS
   auto made = insert_messages(project, std::move(messages));
   if (!made) return made.status();
   if (Status s = remove_events(project, handled, now_ms); !s) return s;
-  return FanOut{static_cast<int>(handled.size()), *made};
+  FanOut done{static_cast<int>(handled.size()), *made};
+  for (size_t i = 0; i < targets->size(); ++i) {
+    if (served[i]) done.endpoints.push_back((*targets)[i].id);
+  }
+  return done;
 }
 
 // One write for the batch; answers how many were new. A message that exists already (its event

@@ -58,10 +58,12 @@ class Outbox {
   Outbox(const DocumentStore& store, std::vector<int64_t> retry_delays_ms)
       : store_(store), retry_delays_ms_(std::move(retry_delays_ms)) {}
 
-  // What one fan_out did: events handled (removed from the journal) and messages made.
+  // What one fan_out did: events handled (removed from the journal), messages made, and the
+  // endpoints that got them.
   struct FanOut {
     int events = 0;
     int messages = 0;
+    std::vector<std::string> endpoints{};
   };
   using EndpointSource = std::function<Result<std::vector<Endpoint>>()>;
   // Turns up to `limit` kept events, oldest first, into messages for the endpoints `endpoints`

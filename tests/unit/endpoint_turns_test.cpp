@@ -52,6 +52,17 @@ TEST(EndpointTurns, SkippedAndFullEndpointsLeaveNoneToTake) {
   EXPECT_FALSE(turns.take("p", {}, kNone));
 }
 
+TEST(EndpointTurns, AnyFreeSaysWhetherAWaitingThreadCouldTakeOneOfThem) {
+  EndpointTurns turns(1);
+  EXPECT_TRUE(turns.any_free("p", {"a"})) << "no turn held yet";
+  ASSERT_EQ(*turns.take("p", {"a", "b"}, kNone), "a");
+  EXPECT_FALSE(turns.any_free("p", {"a"}));
+  EXPECT_TRUE(turns.any_free("p", {"a", "b"}));
+  EXPECT_FALSE(turns.any_free("p", {}));
+  turns.give_back("p", "a");
+  EXPECT_TRUE(turns.any_free("p", {"a"}));
+}
+
 TEST(EndpointTurns, ProjectsAreCountedApart) {
   EndpointTurns turns(1);
   ASSERT_EQ(*turns.take("p", {"a"}, kNone), "a");
