@@ -92,11 +92,15 @@ std::vector<std::string> DeliveryWorkers::projects() const {
 void DeliveryWorkers::feed_loop() {
   int64_t last_feed_ms = 0;
   bool behind = false;  // the last fan-out found a full batch: more are waiting, no pause
+  int events = 0;       // handled by the last pass
   while (!stopping_) {
     if (!behind) {
       // Under a stream of writes every one wakes the feeder: gather them into one batch (each
-      // fan-out costs a read and three writes however few events it finds).
-      const int64_t wait_ms = last_feed_ms + kMinFeedGapMs - host_.now_ms();
+      // fan-out costs a read and three writes however few events it finds). Under a heavy
+      // stream, longer: the store calls a pass costs whatever it carries are then spread over
+      // more events, for a delivery latency that is still a few tens of milliseconds.
+      const int64_t gap_ms = events >= kBusyPassEvents ? kBusyFeedGapMs : kMinFeedGapMs;
+      const int64_t wait_ms = last_feed_ms + gap_ms - host_.now_ms();
       if (wait_ms > 0) {
         std::unique_lock lock(mutex_);
         feeder_wake_.wait_for(lock, std::chrono::milliseconds(wait_ms),
@@ -110,12 +114,15 @@ void DeliveryWorkers::feed_loop() {
       seen_events = event_wakes_;
     }
     behind = false;
+    events = 0;
     // Archiving costs reads of every queue: only after this daemon ended messages (or once a
     // minute per project, for those a stopped daemon ended).
     const bool ended = ended_.exchange(0) > 0;
     for (const std::string& project : projects()) {
       if (stopping_) break;
-      behind |= feed(project, ended);
+      const FeedPass pass = feed(project, ended);
+      behind |= pass.more;
+      events += pass.events;
     }
     if (behind) continue;
     std::unique_lock lock(mutex_);
@@ -171,13 +178,13 @@ bool DeliveryWorkers::deliver_one(const std::string& project, HttpDelivery& http
   return false;
 }
 
-bool DeliveryWorkers::feed(const std::string& project, bool ended) {
+DeliveryWorkers::FeedPass DeliveryWorkers::feed(const std::string& project, bool ended) {
   const int64_t now = host_.now_ms();
   auto done = outbox_.fan_out(
       project, [&] { return endpoints_.enabled(project); }, now, kFanOutBatch);
   if (!done) {
     host_.warn("webhooks: outbox of " + project + ": " + done.status().message());
-    return false;
+    return {};
   }
   if (done->messages > 0) {
     host_.count("queued_total", done->messages);
@@ -198,7 +205,7 @@ bool DeliveryWorkers::feed(const std::string& project, bool ended) {
     }
   }
   // A full batch may have left more behind.
-  return done->events == kFanOutBatch || more_ended;
+  return {done->events, done->events == kFanOutBatch || more_ended};
 }
 
 bool DeliveryWorkers::archive_ended(const std::string& project, int64_t now_ms) {

@@ -46,9 +46,12 @@ class DeliveryWorkers {
   void deliver_loop();
   std::vector<std::string> projects() const;
   // The feeder's work on one project: kept events into messages, ended messages into the
-  // archive (when `ended`: this daemon ended some since the last pass), old messages out. True
-  // when it found a full batch (more may be waiting).
-  bool feed(const std::string& project, bool ended);
+  // archive (when `ended`: this daemon ended some since the last pass), old messages out.
+  struct FeedPass {
+    int events = 0;     // events handled
+    bool more = false;  // a batch was full: more may be waiting
+  };
+  FeedPass feed(const std::string& project, bool ended);
   // Ended messages of every endpoint's queue into the archive; true when a batch was full.
   bool archive_ended(const std::string& project, int64_t now_ms);
   // Claims and delivers one due message of `project`, from the next endpoint in turn that has
@@ -78,6 +81,9 @@ class DeliveryWorkers {
 
   static constexpr int kFanOutBatch = 500;
   static constexpr int64_t kMinFeedGapMs = 20;  // 50 fan-outs a second at most, unless behind
+  // After a pass that handled this many events (5,000 a second and more), 20 passes a second.
+  static constexpr int kBusyPassEvents = 100;
+  static constexpr int64_t kBusyFeedGapMs = 50;
   static constexpr int64_t kExpiryEveryMs = 60'000;
 };
 
