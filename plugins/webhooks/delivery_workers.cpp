@@ -244,7 +244,7 @@ void DeliveryWorkers::deliver(std::string_view project, const Message& message,
     return;
   }
   host_.observe_seconds("attempt_seconds", static_cast<double>(result.latency_ms) / 1000.0);
-  if (*state != "pending") ended_ += 1;  // for the feeder to archive
+  if (*state == "delivered" || *state == "failed") ended_ += 1;  // for the feeder to archive
   if (*state == "delivered") {
     host_.count("delivered_total");
     host_.observe_seconds("delivery_seconds",
