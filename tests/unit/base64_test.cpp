@@ -35,13 +35,19 @@ TEST(Base64url, UsesTheUrlSafeAlphabet) {
   EXPECT_EQ(base64url_decode("+/8"), std::nullopt);
 }
 
-TEST(Base64url, RoundTripsEveryByteValueAndLength) {
+// Every byte value, in every length from 0 to 256, decodes back from its encoding.
+template <typename Encode, typename Decode>
+void expect_round_trips(Encode encode, Decode decode) {
   std::string all;
   for (int i = 0; i < 256; ++i) all += static_cast<char>(i);
   for (size_t n = 0; n <= all.size(); ++n) {
     const std::string bytes = all.substr(all.size() - n);
-    ASSERT_EQ(base64url_decode(base64url_encode(bytes)), bytes) << n;
+    ASSERT_EQ(decode(encode(bytes)), bytes) << n;
   }
+}
+
+TEST(Base64url, RoundTripsEveryByteValueAndLength) {
+  expect_round_trips(base64url_encode, base64url_decode);
 }
 
 TEST(Base64url, RefusesPadding) {
@@ -85,12 +91,7 @@ TEST(Base64, EncodesAndDecodesTheRfc4648Vectors) {
 }
 
 TEST(Base64, RoundTripsEveryByteValueAndLength) {
-  std::string all;
-  for (int i = 0; i < 256; ++i) all += static_cast<char>(i);
-  for (size_t n = 0; n <= all.size(); ++n) {
-    const std::string bytes = all.substr(all.size() - n);
-    ASSERT_EQ(base64_decode(base64_encode(bytes)), bytes) << n;
-  }
+  expect_round_trips(base64_encode, base64_decode);
 }
 
 TEST(Base64, RefusesMissingExtraOrMisplacedPaddingAndForeignCharacters) {
