@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "opbase/event_pattern.hpp"
+#include "opbase/thread_name.hpp"
 
 namespace opbase::host {
 
@@ -94,6 +95,7 @@ void EventBus::publish(const BusEvent& event) {
 }
 
 void EventBus::run(Subscription* sub) {
+  name_this_thread("event-bus");
   std::unique_lock lock(sub->mu);
   for (;;) {
     sub->cv.wait(lock,

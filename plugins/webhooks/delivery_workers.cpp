@@ -4,6 +4,7 @@
 #include <chrono>
 #include <random>
 
+#include "opbase/thread_name.hpp"
 #include "random_id.hpp"
 #include "webhook_signature.hpp"
 #include "webhook_target.hpp"
@@ -90,6 +91,7 @@ std::vector<std::string> DeliveryWorkers::projects() const {
 // The feeder never posts: a receiver that takes its time must not hold back the events of
 // every other endpoint, nor let the journal grow.
 void DeliveryWorkers::feed_loop() {
+  name_this_thread("wh-feeder");
   int64_t last_feed_ms = 0;
   bool behind = false;  // the last fan-out found a full batch: more are waiting, no pause
   int events = 0;       // handled by the last pass
@@ -134,6 +136,7 @@ void DeliveryWorkers::feed_loop() {
 }
 
 void DeliveryWorkers::deliver_loop() {
+  name_this_thread("wh-deliver");
   HttpDelivery http(&stopping_);
   while (!stopping_) {
     uint64_t seen_messages = 0;

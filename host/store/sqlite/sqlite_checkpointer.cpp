@@ -2,6 +2,7 @@
 #include "store/sqlite/sqlite_checkpointer.hpp"
 
 #include "log/log.hpp"
+#include "opbase/thread_name.hpp"
 
 namespace opbase::host::sqlite {
 
@@ -19,6 +20,7 @@ Checkpointer::~Checkpointer() {
 }
 
 void Checkpointer::loop() {
+  name_this_thread("sqlite-ckpt");
   std::unique_lock lock(mutex_);
   while (!wake_.wait_for(lock, interval_, [&] { return stopping_; })) {
     lock.unlock();

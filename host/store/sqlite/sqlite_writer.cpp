@@ -3,6 +3,8 @@
 
 #include <exception>
 
+#include "opbase/thread_name.hpp"
+
 namespace opbase::host::sqlite {
 namespace {
 
@@ -42,6 +44,7 @@ Status Writer::run(Job job) {
 }
 
 void Writer::loop() {
+  name_this_thread("sqlite-writer");
   std::unique_lock lock(mutex_);
   while (true) {
     wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
