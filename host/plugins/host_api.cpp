@@ -116,11 +116,6 @@ opbase_rc call_host_service(opbase_plugin* plugin, std::string_view name,
         Status::internal("no document store is open for project '" + std::string(project_id) + "'"),
         on_result, caller_ctx);
   }
-  auto request = nlohmann::json::parse(input, nullptr, /*allow_exceptions=*/false);
-  if (request.is_discarded() || !request.is_object()) {
-    return answer_failure(Status::validation("store request is not a JSON object"), on_result,
-                          caller_ctx);
-  }
   // Only writes raise events; reads skip building the sink.
   std::optional<StoreEventSink> sink;
   if (name != "store.find" && name != "store.count") {
@@ -133,8 +128,7 @@ opbase_rc call_host_service(opbase_plugin* plugin, std::string_view name,
   }
   Result<std::string> answer = [&]() -> Result<std::string> {
     try {
-      return call_store_service_text(*store, plugin->name, name, std::move(request),
-                                     sink ? &*sink : nullptr);
+      return call_store_service_text(*store, plugin->name, name, input, sink ? &*sink : nullptr);
     } catch (const std::exception& e) {
       return Status::internal(std::string("store: ") + e.what());
     }

@@ -19,6 +19,7 @@
 
 #include "opbase/status.hpp"
 #include "opbase/store.hpp"
+#include "store/insert_text.hpp"
 #include "store/write_events.hpp"
 
 namespace opbase::host {
@@ -55,6 +56,11 @@ class ProjectStore {
   virtual Result<store::KeysAnswer> restore(std::string_view ns,
                                             const store::RestoreRequest& request,
                                             WriteEvents* events) = 0;
+  // The same insert with its documents as text (insert_text.hpp), as the store service gets it.
+  // By default they are parsed and inserted as trees; a driver that keeps documents as text
+  // stores them as they came, and reads from them only the members it files them under.
+  virtual Status insert_texts(std::string_view ns, const TextInsert& request, WriteEvents* events);
+
   // The same writes without events.
   Status insert(std::string_view ns, const store::InsertRequest& request) {
     return insert(ns, request, nullptr);

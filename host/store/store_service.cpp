@@ -52,19 +52,35 @@ Result<json> serve_write(const json& input, const StoreEventSink* sink, Decode&&
   return shape(*answer);
 }
 
+// A find's answer as the text the service sends.
+Result<std::string> find_text(ProjectStore& store, std::string_view ns, const json& input) {
+  auto request = store::decode_find(input);
+  if (!request) return request.status();
+  return store.find_json(ns, *request);
+}
+
 }  // namespace
 
 bool is_store_service(std::string_view name) { return name.starts_with(kStoreServicePrefix); }
 
 Result<std::string> call_store_service_text(ProjectStore& store, std::string_view ns,
-                                            std::string_view service, json input,
-                                            const StoreEventSink* events) {
-  if (service.substr(kStoreServicePrefix.size()) == "find") {
-    auto request = store::decode_find(input);
+                                            std::string_view service, std::string_view input,
+                                            const StoreEventSink* sink) {
+  const std::string_view verb = service.substr(kStoreServicePrefix.size());
+  if (verb == "insert") {
+    auto request = decode_insert_text(input);
     if (!request) return request.status();
-    return store.find_json(ns, *request);
+    std::optional<WriteEvents> events = events_for(request->events, sink);
+    if (Status s = store.insert_texts(ns, *request, events ? &*events : nullptr); !s) return s;
+    publish_raised(events, sink);
+    return json{{"inserted", request->documents.size()}}.dump();
   }
-  auto answer = call_store_service(store, ns, service, std::move(input), events);
+  json parsed = json::parse(input, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded() || !parsed.is_object()) {
+    return Status::validation("store request is not a JSON object");
+  }
+  if (verb == "find") return find_text(store, ns, parsed);
+  auto answer = call_store_service(store, ns, service, std::move(parsed), sink);
   if (!answer) return answer.status();
   return answer->dump();
 }
@@ -92,7 +108,7 @@ Result<json> call_store_service(ProjectStore& store, std::string_view ns, std::s
   }
   if (verb == "find") {
     // The same text the service sends (one layout of the find answer), parsed.
-    auto text = call_store_service_text(store, ns, service, std::move(input));
+    auto text = find_text(store, ns, input);
     if (!text) return text.status();
     return json::parse(*text);
   }

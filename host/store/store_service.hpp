@@ -35,10 +35,11 @@ struct StoreEventSink {
 Result<nlohmann::json> call_store_service(ProjectStore& store, std::string_view ns,
                                           std::string_view service, nlohmann::json input,
                                           const StoreEventSink* events = nullptr);
-// The same answer as JSON text, which the host hands to the plugin as it is (find's documents
-// are copied from the store's text, never parsed here).
+// The same from and to JSON text, as the host's service calls carry them. The documents of
+// store.insert are checked but not parsed (insert_text.hpp), and find's are copied from the
+// store's text: on a driver that keeps documents as text, neither is parsed here.
 Result<std::string> call_store_service_text(ProjectStore& store, std::string_view ns,
-                                            std::string_view service, nlohmann::json input,
+                                            std::string_view service, std::string_view input,
                                             const StoreEventSink* events = nullptr);
 
 }  // namespace opbase::host

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 
+#include "kept_event.hpp"
 #include "opbase/hex.hpp"
 #include "opbase/iso_time.hpp"
+#include "opbase/json_text.hpp"
 #include "retry_schedule.hpp"
 
 namespace opbase::webhooks {
@@ -45,20 +47,26 @@ store::Scope queue_scope(std::string_view endpoint) {
 // The `_created_at` of an ended message until it is archived: after every claimable time.
 constexpr std::string_view kEndedOrder = "9999-12-31T23:59:59.999Z";
 
-json new_message(const json& event, const Endpoint& endpoint, int64_t now_ms) {
-  const int64_t event_ms = event.value("time_ms", int64_t{0});
-  return {{"_key", Outbox::message_id(event.value("id", ""), endpoint.id, event_ms)},
-          {"_userkey", queue_owner(endpoint.id)},
-          {"_created_at", iso_time(now_ms)},  // claimable from now
-          {"endpoint", endpoint.id},
-          {"event_id", event.value("id", "")},
-          {"type", event.value("type", "")},
-          {"event_ms", event_ms},
-          {"data", event.value("data", json::object())},  // the body is made from these three
-          {"state", "pending"},
-          {"attempts_made", 0},
-          {"next_ms", now_ms},
-          {"lease_until_ms", 0}};
+std::string json_string(std::string_view text) { return json(text).dump(); }
+
+// A new message of `event` for `endpoint`, printed straight into text: the feeder writes one per
+// event and endpoint, and a tree built only to be printed cost more than the rest of it.
+std::string message_text(const KeptEvent& event, const Endpoint& endpoint, int64_t now_ms) {
+  std::string out;
+  out.reserve(320 + event.data.size());
+  out.append("{\"_key\":")
+      .append(json_string(Outbox::message_id(event.id, endpoint.id, event.time_ms)));
+  out.append(",\"_userkey\":").append(json_string(queue_owner(endpoint.id)));
+  out.append(",\"_created_at\":").append(json_string(iso_time(now_ms)));  // claimable from now
+  out.append(",\"endpoint\":").append(json_string(endpoint.id));
+  out.append(",\"event_id\":").append(json_string(event.id));
+  out.append(",\"type\":").append(json_string(event.type));
+  out.append(",\"event_ms\":").append(std::to_string(event.time_ms));
+  out.append(",\"data\":").append(event.data);  // the body is made from these three
+  out.append(",\"state\":\"pending\",\"attempts_made\":0");
+  out.append(",\"next_ms\":").append(std::to_string(now_ms));
+  out.append(",\"lease_until_ms\":0}");
+  return out;
 }
 
 }  // namespace
@@ -97,28 +105,33 @@ Result<Outbox::FanOut> Outbox::fan_out(std::string_view project, const EndpointS
   find.scope = store::Scope::everyone();
   find.sort = sort_of("_created_at asc");
   find.limit = limit;
-  auto events = store_.find(project, find);
-  if (!events) return events.status();
-  if (events->documents.empty()) return FanOut{};
+  // As text: each event is read for a few members, and its data copied into messages as it is.
+  auto page = store_.find_text(project, find);
+  if (!page) return page.status();
+  const auto events = json_text::array_items(page->documents);
+  if (!events) return Status::internal("outbox: the store's events are not a JSON array");
+  if (events->empty()) return FanOut{};
   auto targets = endpoints();
   if (!targets) return targets.status();
-  std::vector<json> messages;
+  store::InsertTextRequest messages{std::string(kMessagesCollection), {}};
   std::vector<std::string> handled;
   std::vector<bool> served(targets->size(), false);
-  for (const json& event : events->documents) {
-    for (size_t i = 0; i < targets->size(); ++i) {
-      if ((*targets)[i].wants(event.value("type", ""))) {
-        messages.push_back(new_message(event, (*targets)[i], now_ms));
+  for (const std::string_view text : *events) {
+    std::optional<KeptEvent> event = KeptEvent::read(text);
+    if (!event) continue;  // no key, so it cannot be removed either; never written by the host
+    for (size_t i = 0; event->complete() && i < targets->size(); ++i) {
+      if ((*targets)[i].wants(event->type)) {
+        messages.documents.push_back(message_text(*event, (*targets)[i], now_ms));
         served[i] = true;
       }
     }
-    handled.push_back(event.value("_key", ""));
+    handled.push_back(std::move(event->key));
   }
   // The events stay kept until their messages are: a failure here fans them out again later.
   auto made = insert_messages(project, std::move(messages));
   if (!made) return made.status();
   if (Status s = remove_events(project, handled, now_ms); !s) return s;
-  FanOut done{static_cast<int>(handled.size()), *made};
+  FanOut done{static_cast<int>(events->size()), *made};
   for (size_t i = 0; i < targets->size(); ++i) {
     if (served[i]) done.endpoints.push_back((*targets)[i].id);
   }
@@ -128,16 +141,16 @@ Result<Outbox::FanOut> Outbox::fan_out(std::string_view project, const EndpointS
 // One write for the batch; answers how many were new. A message that exists already (its event
 // was fanned out before a crash removed it, or by another daemon at once) fails the batch as a
 // whole: then one by one, skipping those.
-Result<int> Outbox::insert_messages(std::string_view project, std::vector<json> messages) const {
-  if (messages.empty()) return 0;
-  store::InsertRequest batch{std::string(kMessagesCollection), std::move(messages)};
-  const Status inserted = store_.insert(project, batch);
+Result<int> Outbox::insert_messages(std::string_view project,
+                                    store::InsertTextRequest batch) const {
+  if (batch.documents.empty()) return 0;
+  const Status inserted = store_.insert_texts(project, batch);
   if (inserted) return static_cast<int>(batch.documents.size());
   if (inserted.code() != store::kDuplicateKey) return inserted;
   int made = 0;
-  for (json& message : batch.documents) {
+  for (std::string& message : batch.documents) {
     const Status one =
-        store_.insert(project, {std::string(kMessagesCollection), {std::move(message)}});
+        store_.insert_texts(project, {std::string(kMessagesCollection), {std::move(message)}});
     if (one) {
       ++made;
     } else if (one.code() != store::kDuplicateKey) {

@@ -120,7 +120,7 @@ class Outbox {
   static nlohmann::json payload_of(const nlohmann::json& message);
 
  private:
-  Result<int> insert_messages(std::string_view project, std::vector<nlohmann::json> messages) const;
+  Result<int> insert_messages(std::string_view project, store::InsertTextRequest batch) const;
   Status remove_events(std::string_view project, const std::vector<std::string>& keys,
                        int64_t now_ms) const;
 

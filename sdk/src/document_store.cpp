@@ -43,6 +43,11 @@ Status DocumentStore::insert(std::string_view project, const store::InsertReques
   return host_.call_service_text("store.insert", project, store::encode_text(request)).status();
 }
 
+Status DocumentStore::insert_texts(std::string_view project,
+                                   const store::InsertTextRequest& request) const {
+  return host_.call_service_text("store.insert", project, store::encode_text(request)).status();
+}
+
 Result<store::FindTextAnswer> DocumentStore::find_text(std::string_view project,
                                                       const store::FindRequest& request) const {
   auto answer = host_.call_service_text("store.find", project, store::encode(request).dump());

@@ -549,25 +549,58 @@ bool scan_member(Cursor& c, Nesting& nesting, std::string_view name,
   return true;
 }
 
-// The top-level object, c.p at its '{'; leaves c.p after its '}'. The object itself is not on
-// `nesting`, so each member's value starts and ends with it empty, which tells where it ends.
-bool scan_members(Cursor& c, std::string_view name, std::optional<std::string_view>& found) {
-  Nesting nesting;
+// The elements of the top-level container, c.p at its opening bracket; leaves c.p after `close`.
+// `element` scans one (an object's member, an array's value) from its first byte. The container
+// itself is not on the Nesting its elements are scanned with, so each element starts and ends with
+// that stack empty, which tells where it ends.
+template <typename Element>
+bool scan_elements(Cursor& c, Byte close, Element&& element) {
   ++c.p;
   skip_blanks(c);
-  if (c.at('}')) {
+  if (c.at(close)) {
     ++c.p;
     return true;
   }
   for (;;) {
-    if (!scan_member(c, nesting, name, found)) return false;
+    if (!element(c)) return false;
     skip_blanks(c);
     if (c.p == c.end) return false;
     const Byte b = *c.p++;
-    if (b == '}') return true;
+    if (b == close) return true;
     if (b != ',') return false;
     skip_blanks(c);
   }
+}
+
+// The top-level object, c.p at its '{'.
+bool scan_members(Cursor& c, std::string_view name, std::optional<std::string_view>& found) {
+  Nesting nesting;
+  return scan_elements(c, '}', [&](Cursor& at) { return scan_member(at, nesting, name, found); });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Array elements.
+
+// The top-level array, c.p at its '['.
+bool scan_items(Cursor& c, std::vector<std::string_view>& items) {
+  Nesting nesting;
+  return scan_elements(c, ']', [&](Cursor& at) {
+    const Byte* item = at.p;
+    if (!scan_value(at, nesting)) return false;
+    items.push_back(as_view(item, at.p));
+    return true;
+  });
+}
+
+// A cursor at the opening bracket `open` of the container `text` holds (after an optional BOM,
+// as nlohmann::json::parse allows, and blanks), or nullopt when `text` starts otherwise.
+std::optional<Cursor> at_container(std::string_view text, Byte open) {
+  const Byte* begin = reinterpret_cast<const Byte*>(text.data());
+  Cursor c{begin, begin + text.size()};
+  if (!skip_bom(c)) return std::nullopt;
+  skip_blanks(c);
+  if (!c.at(open)) return std::nullopt;
+  return c;
 }
 
 }  // namespace
@@ -585,14 +618,17 @@ bool is_object(std::string_view text) noexcept {
 
 std::optional<std::string_view> top_level_member(std::string_view text,
                                                  std::string_view name) noexcept {
-  const Byte* begin = reinterpret_cast<const Byte*>(text.data());
-  Cursor c{begin, begin + text.size()};
-  if (!skip_bom(c)) return std::nullopt;
-  skip_blanks(c);
-  if (!c.at('{')) return std::nullopt;
+  std::optional<Cursor> c = at_container(text, '{');
   std::optional<std::string_view> found;
-  if (!scan_members(c, name, found) || !at_end(c)) return std::nullopt;
+  if (!c || !scan_members(*c, name, found) || !at_end(*c)) return std::nullopt;
   return found;
+}
+
+std::optional<std::vector<std::string_view>> array_items(std::string_view text) {
+  std::optional<Cursor> c = at_container(text, '[');
+  std::vector<std::string_view> items;
+  if (!c || !scan_items(*c, items) || !at_end(*c)) return std::nullopt;
+  return items;
 }
 
 }  // namespace opbase::json_text

@@ -280,16 +280,33 @@ json encode(const InsertRequest& r) {
   return out;
 }
 
-std::string encode_text(const InsertRequest& r) {
-  std::string out = "{\"collection\":" + json(r.collection).dump();
-  if (!r.events.empty()) out += ",\"events\":" + events_json(r.events).dump();
+namespace {
+
+// The wire of an insert, each document printed by `print(document, out)`.
+template <typename Documents, typename Print>
+std::string insert_wire(const std::string& collection, const Events& events,
+                        const Documents& documents, Print&& print) {
+  std::string out = "{\"collection\":" + json(collection).dump();
+  if (!events.empty()) out += ",\"events\":" + events_json(events).dump();
   out += ",\"documents\":[";
-  for (std::size_t i = 0; i < r.documents.size(); ++i) {
+  for (std::size_t i = 0; i < documents.size(); ++i) {
     if (i) out.push_back(',');
-    out += r.documents[i].dump();
+    print(documents[i], out);
   }
   out += "]}";
   return out;
+}
+
+}  // namespace
+
+std::string encode_text(const InsertRequest& r) {
+  return insert_wire(r.collection, r.events, r.documents,
+                     [](const json& doc, std::string& out) { out += doc.dump(); });
+}
+
+std::string encode_text(const InsertTextRequest& r) {
+  return insert_wire(r.collection, r.events, r.documents,
+                     [](const std::string& doc, std::string& out) { out += doc; });
 }
 
 // Key by key, as find is on every read's path (initializer lists build temporaries).

@@ -2,7 +2,8 @@
 // say what nlohmann::json::accept says (a text holding a NUL byte refused: the one deliberate
 // difference), and is_object what that plus "starts with '{'" says. top_level_member must give,
 // for a few names, the raw text of the value nlohmann::json::parse finds under that name in an
-// object (nothing when there is none): checked by parsing that text again.
+// object (nothing when there is none): checked by parsing that text again. array_items must give,
+// for an array, as many elements as nlohmann finds, each the raw text of the element at its place.
 // A disagreement traps; add the input to tests/unit/json_text_test.cpp's table once fixed.
 #include <cstddef>
 #include <cstdint>
@@ -31,6 +32,21 @@ void check_member(std::string_view text, const nlohmann::json& doc, const std::s
   if (nlohmann::json::parse(*value) != doc[name]) __builtin_trap();
 }
 
+void check_items(std::string_view text, const nlohmann::json& doc) {
+  const auto items = opbase::json_text::array_items(text);
+  if (items.has_value() != doc.is_array()) __builtin_trap();
+  if (!items) return;
+  if (items->size() != doc.size()) __builtin_trap();
+  for (std::size_t i = 0; i < items->size(); ++i) {
+    const std::string_view item = (*items)[i];
+    if (item.empty() || item.data() < text.data() || item.end() > text.end() ||
+        is_blank(item.front()) || is_blank(item.back())) {
+      __builtin_trap();
+    }
+    if (nlohmann::json::parse(item) != doc[i]) __builtin_trap();
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -43,6 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   const nlohmann::json doc = accepted ? nlohmann::json::parse(text) : nlohmann::json();
   for (const char* name : {"sub", "a", ""}) check_member(text, doc, name);
+  check_items(text, doc);
   // A name the text does hold, so that matches are common. nlohmann's objects are sorted, so
   // begin() is the smallest key, not the first in the text; both are worth checking.
   if (doc.is_object() && !doc.empty()) {

@@ -11,7 +11,9 @@
 // non-empty code and message and null or object details; a successful find answers an array no
 // longer than its limit, in its owner scope, matching its match, in sort order, with a total
 // equal to store.count's; another namespace is never seen or changed; and for every decode_*,
-// encode(decode(x)) decodes again to an equal request (and encodes identically).
+// encode(decode(x)) decodes again to an equal request (and encodes identically). The text path
+// of store.insert (insert_text.hpp) refuses exactly what the parsed path refuses, with the same
+// error, and otherwise reads the same documents with the same key, owner and creation time.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +26,7 @@
 
 #include "opbase/query.hpp"
 #include "opbase/store.hpp"
+#include "store/insert_text.hpp"
 #include "store/memory/memory_driver.hpp"
 #include "store/store_service.hpp"
 
@@ -283,6 +286,37 @@ void run(std::string_view service, const json& input) {
         std::string(service) + " " + dump(input));
 }
 
+// `text` as the store service reads an insert, without parsing its documents, against the path
+// that parses them. Texts holding a NUL are json_text's one deliberate difference (refused).
+void check_insert_text(std::string_view text) {
+  if (text.find('\0') != std::string_view::npos) return;
+  const std::string context = "insert text " + std::string(text);
+  const auto by_text = host::decode_insert_text(text);
+  json parsed = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const auto by_tree = parsed.is_discarded() || !parsed.is_object()
+                           ? opbase::Result<store::InsertRequest>(
+                                 opbase::Status::validation("store request is not a JSON object"))
+                           : store::decode_insert(std::move(parsed));
+  check(by_text.is_ok() == by_tree.is_ok(), "the text path and the parsed path disagree", context);
+  if (!by_tree) {
+    check(by_text.status().code() == by_tree.status().code() &&
+              by_text.status().message() == by_tree.status().message() &&
+              by_text.status().details() == by_tree.status().details(),
+          "the text path refuses with another error", context);
+    return;
+  }
+  check(by_text->collection == by_tree->collection, "another collection", context);
+  check(by_text->documents.size() == by_tree->documents.size(), "another count", context);
+  for (std::size_t i = 0; i < by_tree->documents.size(); ++i) {
+    const json& doc = by_tree->documents[i];
+    const host::TextDocument& read = by_text->documents[i];
+    check(json::parse(read.text) == doc && read.key == doc.at("_key") &&
+              read.owner == doc.value("_userkey", json()) &&
+              read.created == doc.value("_created_at", json()),
+          "the text path read a document differently", context);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -291,6 +325,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)json::parse(raw, nullptr, /*allow_exceptions=*/false);
   if (size < 2) return 0;
   const std::string_view text = raw.substr(1);
+  check_insert_text(text);
   const std::size_t start = text.find_first_not_of(" \t\r\n");
   if (start == std::string_view::npos || (text[start] != '{' && text[start] != '[')) return 0;
   const json input = json::parse(text, nullptr, /*allow_exceptions=*/false);

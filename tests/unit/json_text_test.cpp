@@ -514,6 +514,73 @@ TEST(JsonTextMember, InvalidTextsAndNonObjectsGiveNothing) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// array_items
+
+// array_items must give what nlohmann::json::parse finds in an array: as many elements, each the
+// raw text of the element at its place (parsed again, equal), without blanks around it.
+void expect_items_agree(std::string_view text) {
+  const std::optional<std::vector<std::string_view>> items = array_items(text);
+  const bool array = reference_accept(text) && nlohmann::json::parse(text).is_array();
+  ASSERT_EQ(items.has_value(), array) << "text: " << shown(text);
+  if (!items) return;
+  const nlohmann::json parsed = nlohmann::json::parse(text);
+  ASSERT_EQ(items->size(), parsed.size()) << "text: " << shown(text);
+  constexpr std::string_view kBlanks = " \t\n\r";
+  for (std::size_t i = 0; i < items->size(); ++i) {
+    const std::string_view item = (*items)[i];
+    ASSERT_TRUE(item.data() >= text.data() && item.data() + item.size() <= text.end());
+    ASSERT_FALSE(item.empty());
+    ASSERT_EQ(kBlanks.find(item.front()), std::string_view::npos) << "a blank before an item";
+    ASSERT_EQ(kBlanks.find(item.back()), std::string_view::npos) << "a blank after an item";
+    ASSERT_EQ(nlohmann::json::parse(item), parsed[i]) << "text: " << shown(text);
+  }
+}
+
+TEST(JsonTextItems, EachElementIsItsRawText) {
+  const auto items = array_items(R"( [ 1 , {"a" : [2, 3]},"x",[ ] ,null,	-2.5e1 ] )");
+  ASSERT_TRUE(items);
+  EXPECT_EQ(*items, (std::vector<std::string_view>{"1", R"({"a" : [2, 3]})", R"("x")", "[ ]",
+                                                   "null", "-2.5e1"}));
+  EXPECT_EQ(array_items("[]"), std::vector<std::string_view>{});
+  EXPECT_EQ(array_items("\xEF\xBB\xBF[ ]\n"), std::vector<std::string_view>{});
+  EXPECT_EQ(array_items(R"(["a,b]","c"])"), (std::vector<std::string_view>{R"("a,b]")", R"("c")"}));
+}
+
+TEST(JsonTextItems, InvalidTextsAndNonArraysGiveNothing) {
+  for (const std::string& text : {
+           "[1,]"s,
+           "[1"s,
+           "[1 2]"s,
+           "[,1]"s,
+           "[1]]"s,
+           "[1] x"s,
+           "[1e400]"s,
+           "[\"\\ud83d\"]"s,
+           "[1]\0"s,
+           " \xEF\xBB\xBF[1]"s,
+           R"({"a":[1]})"s,
+           "1"s,
+           R"("[1]")"s,
+           ""s,
+           "  "s,
+       }) {
+    SCOPED_TRACE("text: " + shown(text));
+    EXPECT_FALSE(array_items(text));
+    ASSERT_NO_FATAL_FAILURE(expect_items_agree(text));
+  }
+}
+
+TEST(JsonTextItems, AgreesWithNlohmannOnTheExamples) {
+  for (const std::string_view text : {
+           R"([{"_key":"k1","n":[1,{"b":[]}]},{"_key":"k2"}])"sv,
+           "[[[]],[{}],\"\\u00e9\",0.5,true,false,null]"sv,
+           "[ \"\xC3\xA9\" , -0 ]"sv,
+       }) {
+    ASSERT_NO_FATAL_FAILURE(expect_items_agree(text));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Differential: seed documents mutated at random (fixed seed), every result compared.
 
 const std::vector<std::string>& seeds() {
@@ -580,6 +647,7 @@ TEST(JsonText, AgreesWithNlohmannOnMutatedTexts) {
     for (const std::string name : {"sub", "a", "items", ""}) {
       ASSERT_NO_FATAL_FAILURE(expect_member_agrees(text, name));
     }
+    ASSERT_NO_FATAL_FAILURE(expect_items_agree(text));
     ++(expected ? accepted : rejected);
   }
   // Both outcomes must be well represented for the comparison to mean something.

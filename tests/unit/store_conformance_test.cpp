@@ -951,6 +951,77 @@ TEST_P(StoreConformance, WritesJournalTheirEventsForEachDurableSubscriber) {
   }
 }
 
+// ---- insert of documents as text (insert_text.hpp, the store service's path) ----
+
+// Inserts the documents of the store.insert request `wire` the way the store service does.
+Status insert_text(ProjectStore& store, const std::string& wire,
+                   opbase::host::WriteEvents* events = nullptr) {
+  auto request = opbase::host::decode_insert_text(wire);
+  if (!request) return request.status();
+  return store.insert_texts(kNs, *request, events);
+}
+
+TEST_P(StoreConformance, DocumentsInsertedAsTextReadAsTheSameDocumentsAsTrees) {
+  const std::string docs_text =
+      R"([ {"_key":"t1", "_userkey":"u1","_created_at":"2023-11-14T22:13:20.000Z","n":1.50,)"
+      R"("s":"a\"b\u00e9","o":{"x":[1,{"y":null}]}} ,)"
+      R"({"_created_at":5,"_key":"t2","_userkey":null,"big":18446744073709551615},)"
+      R"({"_key":"t\u0033","_created_at":2.5},{"_key":"t4","_userkey":"u2","_created_at":null}])";
+  const Status inserted =
+      insert_text(*store_, R"({"collection":"tx","documents":)" + docs_text + "}");
+  ASSERT_TRUE(inserted) << inserted.to_string();
+  // The same documents inserted as trees in another project read back alike.
+  std::shared_ptr<ProjectStore> trees;
+  ASSERT_NO_FATAL_FAILURE(open_store({}, &trees));
+  ASSERT_TRUE(trees->insert(kNs, {"tx", docs(docs_text)}));
+  for (const char* key : {"t1", "t2", "t3", "t4"}) {
+    const store::FindRequest one{
+        "tx", Scope::everyone(), State::kActive, Mj(json{{"_key", key}}), {}};
+    EXPECT_EQ(find(one), find(one, kNs, trees.get())) << key;
+    EXPECT_TRUE(get("tx", key).is_object()) << key;
+  }
+  // Filed under their owner and creation time as trees are: null, numbers, then strings.
+  EXPECT_EQ(find_keys("tx", "{}", "_created_at asc"), (Keys{"t4", "t3", "t2", "t1"}));
+  EXPECT_EQ(find_keys("tx", "{}", "_key asc", Scope::user("u1")), Keys{"t1"});
+  EXPECT_EQ(find_keys("tx", R"({"_userkey": null})"), (Keys{"t2", "t3"}));
+  EXPECT_EQ(find_keys("tx", R"({"o.x": 1})"), Keys{"t1"});
+  EXPECT_EQ(find_keys("tx", R"({"n": 1.5})"), Keys{"t1"});
+  EXPECT_TRUE(exists(kNs, "tx"));
+  // find_json's text is JSON whatever spacing the documents came with.
+  auto text = store_->find_json(kNs, {"tx", Scope::everyone(), State::kActive, M("{}"), {}});
+  ASSERT_TRUE(text) << text.status().to_string();
+  EXPECT_EQ(json::parse(*text)["documents"].size(), 4u);
+}
+
+TEST_P(StoreConformance, ADuplicateKeyInATextInsertInsertsNothingAndJournalsNothing) {
+  insert("c", R"([{"_key":"taken"}])");
+  auto events = events_for("document.created", "", 1000);
+  const Status failed = insert_text(
+      *store_, R"({"collection":"c","documents":[{"_key":"new"},{"_key":"taken"}]})", &events);
+  EXPECT_EQ(failed.code(), store::kDuplicateKey) << failed.to_string();
+  EXPECT_EQ(find_keys("c", "{}"), Keys{"taken"});
+  EXPECT_TRUE(journal_of(*store_, "hooks").empty());
+  // Then one that succeeds journals an event per document, in the write's transaction.
+  ASSERT_TRUE(insert_text(
+      *store_, R"({"collection":"c","documents":[{"_key":"n1"},{"_key":"n2"}]})", &events));
+  const std::vector<json> hooks = journal_of(*store_, "hooks");
+  ASSERT_EQ(hooks.size(), 2u);
+  std::set<std::string> keys = {hooks[0]["data"]["_key"], hooks[1]["data"]["_key"]};
+  EXPECT_EQ(keys, (std::set<std::string>{"n1", "n2"}));
+}
+
+TEST_P(StoreConformance, ATextInsertIntoAnIndexedCollectionIsIndexed) {
+  std::shared_ptr<ProjectStore> indexed;
+  ASSERT_NO_FATAL_FAILURE(open_store({IndexSpec{std::string(kNs), "ix", P("n")}}, &indexed));
+  ASSERT_TRUE(insert_text(*indexed, R"({"collection":"ix","documents":[{"_key":"a","n":1},)"
+                                    R"({"_key":"b","n":[2,3]},{"_key":"c","n":"3"}]})"));
+  store::FindRequest request{"ix", Scope::everyone(), State::kActive, M(R"({"n": 3})"), {}};
+  EXPECT_EQ(keys_of(find(request, kNs, indexed.get())), Keys{"b"});
+  request.match = M(R"({"n:$gte": 1})");
+  request.sort = S("_key asc");
+  EXPECT_EQ(keys_of(find(request, kNs, indexed.get())), (Keys{"a", "b"}));
+}
+
 TEST_P(StoreConformance, AFailedWriteJournalsNothing) {
   insert("c", R"([{"_key":"taken"}])");
   auto events = events_for("document.created", "", 1000);

@@ -39,6 +39,21 @@ TEST(StoreEventsCodec, EveryWriteCarriesItsEventsBothWays) {
   EXPECT_TRUE(decoded_restore->events.collection.empty());
 }
 
+TEST(StoreEventsCodec, AnInsertOfTextsIsTheWireOfTheSameDocuments) {
+  const json first = {{"_key", "k1"}, {"n", 1}, {"s", "a \"q\" \u00e9"}};
+  const json second = {{"_key", "k2"}, {"l", {1, {{"x", nullptr}}}}};
+  const InsertRequest trees{"orders", {first, second}, kDocumentEvents};
+  const InsertTextRequest texts{"orders", {first.dump(), second.dump()}, kDocumentEvents};
+  EXPECT_EQ(encode_text(texts), encode_text(trees));
+  auto decoded = decode_insert(json::parse(encode_text(texts)));
+  ASSERT_TRUE(decoded) << decoded.status().to_string();
+  EXPECT_EQ(decoded->documents, (std::vector<json>{first, second}));
+  EXPECT_EQ(decoded->events.on_insert, "document.created");
+  // Texts as they are: the spacing of a text is kept on the wire.
+  const InsertTextRequest spaced{"orders", {R"( {"_key" : "k3"} )"}};
+  EXPECT_EQ(encode_text(spaced), R"({"collection":"orders","documents":[ {"_key" : "k3"} ]})");
+}
+
 TEST(StoreEventsCodec, WritesWithoutEventsDoNotCarryTheField) {
   InsertRequest insert{"orders", {{{"_key", "k1"}}}};
   EXPECT_FALSE(encode(insert).contains("events"));

@@ -98,6 +98,24 @@ TEST_F(Outboxes, FanOutMakesOneMessagePerEndpointThatTakesTheType) {
   EXPECT_EQ(messages().size(), 6u);
 }
 
+// Messages are printed straight from the events' text: a document key that needs escaping comes
+// through both into the stored message and into the body that is sent.
+TEST_F(Outboxes, AKeyThatNeedsEscapingComesThroughIntoTheMessageAndItsBody) {
+  const std::string key = "o\"\\\u00e9\n/\u65e5";
+  store::InsertRequest insert{"orders", {{{"_key", key}}}, {"document.created", "", "orders", ""}};
+  ASSERT_TRUE(store_.insert("p", insert));
+  auto made = outbox_.fan_out("p", source({endpoint("a", {"document.created"})}), env_.now_ms());
+  ASSERT_TRUE(made) << made.status().to_string();
+  ASSERT_EQ(made->messages, 1);
+  const std::vector<json> all = messages();
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0]["data"], (json{{"_key", key}, {"collection", "orders"}}));
+  EXPECT_EQ(all[0]["_userkey"], "webhooks-outbox/a");
+  EXPECT_EQ(all[0]["attempts_made"], 0);
+  const json body = json::parse(Message::from_document(all[0]).body);
+  EXPECT_EQ(body["data"]["_key"], key);
+}
+
 TEST_F(Outboxes, AFullBatchSaysMoreMayWaitAndLeavesTheNewestForTheNextCall) {
   insert_documents(3);
   env_.fake().advance_ms(5);

@@ -42,21 +42,30 @@ CREATE TABLE IF NOT EXISTS declared_indexes(
 // field_index.owner for documents without an owner: no user key is empty.
 const std::string kNoOwner;
 
-Bind owner_bind(const json& doc) {
-  const auto it = doc.find("_userkey");
-  if (it == doc.end() || !it->is_string()) return nullptr;
-  return it->get<std::string>();
+// The `owner` column, from the value of `_userkey`.
+Bind owner_value_bind(const json& owner) {
+  if (!owner.is_string()) return nullptr;
+  return owner.get<std::string>();
 }
 
-// The `created` column: SQLite orders NULL < numbers < text, the brackets of compare_values, so
-// the column sorts exactly for the types the store accepts there (store.hpp).
+Bind owner_bind(const json& doc) {
+  const auto it = doc.find("_userkey");
+  return it == doc.end() ? Bind(nullptr) : owner_value_bind(*it);
+}
+
+// The `created` column, from the value of `_created_at`: SQLite orders NULL < numbers < text,
+// the brackets of compare_values, so the column sorts exactly for the types the store accepts
+// there (store.hpp).
+Bind created_value_bind(const json& created) {
+  if (created.is_string()) return created.get<std::string>();
+  if (created.is_number_integer()) return created.get<int64_t>();
+  if (created.is_number()) return created.get<double>();
+  return nullptr;
+}
+
 Bind created_bind(const json& doc) {
   const auto it = doc.find("_created_at");
-  if (it == doc.end()) return nullptr;
-  if (it->is_string()) return it->get<std::string>();
-  if (it->is_number_integer()) return it->get<int64_t>();
-  if (it->is_number()) return it->get<double>();
-  return nullptr;
+  return it == doc.end() ? Bind(nullptr) : created_value_bind(*it);
 }
 
 Result<json> parse_doc(std::string_view text) {
@@ -355,16 +364,15 @@ Status SqliteProjectStore::note_collection(Connection& db, std::string_view ns,
              {std::string(ns), std::string(collection)});
 }
 
-Status SqliteProjectStore::insert_one(Connection& db, std::string_view ns,
-                                      std::string_view collection, const json& doc,
-                                      std::string text) {
-  const std::string key = doc.at("_key").get<std::string>();
+Result<int64_t> SqliteProjectStore::insert_row(Connection& db, std::string_view ns,
+                                               std::string_view collection, const std::string& key,
+                                               Bind owner, Bind created, std::string text) {
   auto stmt = db.prepare(
       "INSERT INTO documents(key, ns, coll, owner, state, created, doc) "
       "VALUES (?, ?, ?, ?, 0, ?, ?)");
   if (!stmt) return stmt.status();
-  (*stmt)->bind_all({key, std::string(ns), std::string(collection), owner_bind(doc),
-                     created_bind(doc), std::move(text)});
+  (*stmt)->bind_all({key, std::string(ns), std::string(collection), std::move(owner),
+                     std::move(created), std::move(text)});
   (*stmt)->step();
   if (!(*stmt)->status()) {
     if ((*stmt)->extended_error() == SQLITE_CONSTRAINT_UNIQUE) {
@@ -373,8 +381,16 @@ Status SqliteProjectStore::insert_one(Connection& db, std::string_view ns,
     return (*stmt)->status();
   }
   stmt->reset();
-  const int64_t id = sqlite3_last_insert_rowid(db.handle());
-  return write_index_rows(db, ns, collection, id, doc, /*replace=*/false);
+  return sqlite3_last_insert_rowid(db.handle());
+}
+
+Status SqliteProjectStore::insert_one(Connection& db, std::string_view ns,
+                                      std::string_view collection, const json& doc,
+                                      std::string text) {
+  auto id = insert_row(db, ns, collection, doc.at("_key").get<std::string>(), owner_bind(doc),
+                       created_bind(doc), std::move(text));
+  if (!id) return id.status();
+  return write_index_rows(db, ns, collection, *id, doc, /*replace=*/false);
 }
 
 Status SqliteProjectStore::store_change(Connection& db, std::string_view ns,
@@ -427,6 +443,27 @@ Status SqliteProjectStore::insert(std::string_view ns, const store::InsertReques
     }
     if (Status s = note_collection(db, ns, request.collection); !s) return s;
     return events ? journal(db, events, keys_of(request.documents), {}) : Status::ok();
+  });
+}
+
+// Stored as they came: nothing to print. A collection with declared indexes needs each
+// document's values, so its documents take the tree path.
+Status SqliteProjectStore::insert_texts(std::string_view ns, const TextInsert& request,
+                                        WriteEvents* events) {
+  if (!indexed_paths(ns, request.collection).empty()) {
+    return ProjectStore::insert_texts(ns, request, events);
+  }
+  return writer_->run([&](Connection& db) {
+    std::vector<std::string> keys;
+    keys.reserve(request.documents.size());
+    for (const TextDocument& doc : request.documents) {
+      auto id = insert_row(db, ns, request.collection, doc.key, owner_value_bind(doc.owner),
+                           created_value_bind(doc.created), std::string(doc.text));
+      if (!id) return id.status();
+      keys.push_back(doc.key);
+    }
+    if (Status s = note_collection(db, ns, request.collection); !s) return s;
+    return events ? journal(db, events, keys, {}) : Status::ok();
   });
 }
 

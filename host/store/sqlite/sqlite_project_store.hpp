@@ -45,6 +45,7 @@ class SqliteProjectStore : public ProjectStore {
   using ProjectStore::upsert;
   Status insert(std::string_view ns, const store::InsertRequest& request,
                 WriteEvents* events) override;
+  Status insert_texts(std::string_view ns, const TextInsert& request, WriteEvents* events) override;
   Result<store::FindAnswer> find(std::string_view ns, const store::FindRequest& request) override;
   Result<std::string> find_json(std::string_view ns, const store::FindRequest& request) override;
   Result<int64_t> count(std::string_view ns, const store::CountRequest& request) override;
@@ -77,10 +78,13 @@ class SqliteProjectStore : public ProjectStore {
                           int64_t id, const nlohmann::json& doc, bool replace);
   Status insert_index_rows(Connection& db, const IndexSpec& spec, int64_t id, int64_t state,
                            const nlohmann::json& doc);
-  // `text` is `doc` printed (done before the writer's turn, off its thread).
   // Reports the write to `events` and inserts its journal records, inside the write's job.
   Status journal(Connection& db, WriteEvents* events, const std::vector<std::string>& inserted,
                  const std::vector<std::string>& changed);
+  // A document's row, without its field_index rows; answers the row's id.
+  Result<int64_t> insert_row(Connection& db, std::string_view ns, std::string_view collection,
+                             const std::string& key, Bind owner, Bind created, std::string text);
+  // `text` is `doc` printed (done before the writer's turn, off its thread).
   Status insert_one(Connection& db, std::string_view ns, std::string_view collection,
                     const nlohmann::json& doc, std::string text);
   Status note_collection(Connection& db, std::string_view ns, std::string_view collection);

@@ -19,6 +19,8 @@ class DocumentStore {
 
   // All documents or none.
   Status insert(std::string_view project, const store::InsertRequest& request) const;
+  // The same, for documents already printed (store::InsertTextRequest).
+  Status insert_texts(std::string_view project, const store::InsertTextRequest& request) const;
   Result<store::FindAnswer> find(std::string_view project, const store::FindRequest& request) const;
   // The same page as JSON text, for a caller that passes the documents on unchanged.
   Result<store::FindTextAnswer> find_text(std::string_view project,

@@ -21,6 +21,7 @@
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace opbase::json_text {
 
@@ -41,5 +42,12 @@ bool is_object(std::string_view text) noexcept;
 // allocates no more. The gateway takes "sub" from a token verifier's claims this way.
 std::optional<std::string_view> top_level_member(std::string_view text,
                                                  std::string_view name) noexcept;
+
+// The elements of the array `text`, each as its raw JSON text (for [ 1, {"a":2} ]: views of "1"
+// and "{"a":2}" inside `text`, no blanks around them), or nullopt if `text` is not valid by the
+// rules above or is not an array (a BOM before it is fine, as in nlohmann::json::parse). Costs
+// about what is_valid costs, plus the vector. A store.find answer's documents are split this way
+// by a reader that takes a few members of each rather than parsing every document.
+std::optional<std::vector<std::string_view>> array_items(std::string_view text);
 
 }  // namespace opbase::json_text

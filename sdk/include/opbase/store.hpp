@@ -78,6 +78,15 @@ struct InsertRequest {
   Events events{};
 };
 
+// The same insert of documents the caller already holds as JSON text (each an object with a
+// non-empty string `_key`), sent as they are: no tree is built or printed on the plugin's side.
+// The host checks them as it checks any insert, and refuses the whole request if one is not JSON.
+struct InsertTextRequest {
+  std::string collection;
+  std::vector<std::string> documents;
+  Events events{};
+};
+
 struct FindRequest {
   std::string collection;
   Scope scope;
@@ -188,6 +197,8 @@ nlohmann::json encode(const RestoreRequest& request);
 nlohmann::json encode(const PurgeRequest& request);
 // encode(request).dump() without building the tree first: the documents are not copied.
 std::string encode_text(const InsertRequest& request);
+// The same wire, with the documents' texts copied in as they are.
+std::string encode_text(const InsertTextRequest& request);
 
 // Takes the wire by value so a caller done with it moves it in and no document is copied.
 Result<InsertRequest> decode_insert(nlohmann::json wire);

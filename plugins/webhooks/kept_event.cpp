@@ -1,0 +1,42 @@
+#include "kept_event.hpp"
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+#include "opbase/json_text.hpp"
+
+namespace opbase::webhooks {
+namespace {
+
+// The string a member's raw JSON text holds, or "" when it is not a string. Event members are
+// ids and type names, which hold no escape: those are read straight from between the quotes.
+std::string string_of(std::optional<std::string_view> raw) {
+  if (!raw || raw->size() < 2 || raw->front() != '"') return {};
+  const std::string_view inside = raw->substr(1, raw->size() - 2);
+  if (inside.find('\\') == std::string_view::npos) return std::string(inside);
+  return nlohmann::json::parse(*raw).get<std::string>();  // valid: json_text checked it
+}
+
+int64_t integer_of(std::optional<std::string_view> raw) {
+  int64_t value = 0;
+  if (!raw) return 0;
+  const auto [end, error] = std::from_chars(raw->data(), raw->data() + raw->size(), value);
+  return error == std::errc() && end == raw->data() + raw->size() ? value : 0;
+}
+
+}  // namespace
+
+std::optional<KeptEvent> KeptEvent::read(std::string_view text) {
+  using json_text::top_level_member;
+  KeptEvent event;
+  event.key = string_of(top_level_member(text, "_key"));
+  if (event.key.empty()) return std::nullopt;  // also: not an object, not valid JSON
+  event.id = string_of(top_level_member(text, "id"));
+  event.type = string_of(top_level_member(text, "type"));
+  event.time_ms = integer_of(top_level_member(text, "time_ms"));
+  const auto data = top_level_member(text, "data");
+  event.data = data && data->front() == '{' ? *data : std::string_view("{}");
+  return event;
+}
+
+}  // namespace opbase::webhooks
