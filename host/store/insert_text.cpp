@@ -1,13 +1,14 @@
 // The text path of store.insert (see insert_text.hpp).
 #include "store/insert_text.hpp"
 
+#include <array>
+
 #include "opbase/json_text.hpp"
 #include "store/document_store.hpp"
 
 namespace opbase::host {
 namespace {
 
-using json_text::top_level_member;
 using nlohmann::json;
 
 // The errors of store::decode_insert, word for word, so both paths answer alike.
@@ -16,15 +17,29 @@ Status bad_documents(std::string_view what) {
                             {{"field", "documents"}});
 }
 
-// A member's raw text parsed (it was validated with its document, so this cannot fail).
-json parsed(std::string_view raw) { return json::parse(raw); }
+// A member's raw text parsed (it was validated with its document, so this cannot fail). Strings
+// without an escape and null, what keys, owners and times mostly are, skip the parser.
+json parsed(std::string_view raw) {
+  if (raw.size() >= 2 && raw.front() == '"' && raw.find('\\') == std::string_view::npos) {
+    return std::string(raw.substr(1, raw.size() - 2));
+  }
+  if (raw == "null") return nullptr;
+  return json::parse(raw);
+}
+
+template <std::size_t N>
+using Members = std::array<std::optional<std::string_view>, N>;
+
+enum WireMember : std::size_t { kCollection, kEvents, kDocuments };
+constexpr std::array<std::string_view, 3> kWireNames = {"collection", "events", "documents"};
+enum DocumentMember : std::size_t { kKey, kOwner, kCreated };
+constexpr std::array<std::string_view, 3> kDocumentNames = {"_key", "_userkey", "_created_at"};
 
 // The collection and events, checked by the one decoder of the tree path: they are small.
-Result<TextInsert> decode_head(std::string_view wire) {
+Result<TextInsert> decode_head(const Members<3>& wire) {
   json head = json::object();
-  if (auto collection = top_level_member(wire, "collection"))
-    head["collection"] = parsed(*collection);
-  if (auto events = top_level_member(wire, "events")) head["events"] = parsed(*events);
+  if (wire[kCollection]) head["collection"] = parsed(*wire[kCollection]);
+  if (wire[kEvents]) head["events"] = parsed(*wire[kEvents]);
   head["documents"] = json::array();
   auto decoded = store::decode_insert(std::move(head));
   if (!decoded) return decoded.status();
@@ -36,16 +51,19 @@ Result<TextDocument> decode_document(std::string_view text) {
     return bad_documents("must hold objects with a non-empty string _key");
   };
   if (text.front() != '{') return missing_key();
-  const auto key = top_level_member(text, "_key");
+  // One pass for the three members (the text was checked with the request it came in).
+  Members<3> members;
+  json_text::top_level_members(text, kDocumentNames, members);
+  const auto& key = members[kKey];
   if (!key || key->front() != '"' || *key == "\"\"") return missing_key();
   TextDocument doc{text, parsed(*key).get<std::string>(), nullptr, nullptr};
-  if (const auto owner = top_level_member(text, "_userkey")) {
+  if (const auto& owner = members[kOwner]) {
     doc.owner = parsed(*owner);
     if (!doc.owner.is_string() && !doc.owner.is_null()) {
       return bad_documents("_userkey must be a string or null");
     }
   }
-  if (const auto created = top_level_member(text, "_created_at")) {
+  if (const auto& created = members[kCreated]) {
     doc.created = parsed(*created);
     if (!doc.created.is_string() && !doc.created.is_number() && !doc.created.is_null()) {
       return bad_documents("_created_at must be a string, a number or null");
@@ -54,16 +72,27 @@ Result<TextDocument> decode_document(std::string_view text) {
   return doc;
 }
 
+// Whether `wire`'s first character other than a blank opens an object (a BOM does not: nlohmann
+// takes one only as the very first bytes, removed before this).
+bool opens_an_object(std::string_view wire) {
+  const std::size_t first = wire.find_first_not_of(" \t\n\r");
+  return first != std::string_view::npos && wire[first] == '{';
+}
+
 }  // namespace
 
 Result<TextInsert> decode_insert_text(std::string_view wire) {
-  // nlohmann's parser, the tree path's, skips a BOM at the very start; is_object does not.
+  // nlohmann's parser, the tree path's, skips a BOM at the very start.
   constexpr std::string_view kBom = "\xEF\xBB\xBF";
   if (wire.starts_with(kBom)) wire.remove_prefix(kBom.size());
-  if (!json_text::is_object(wire)) return Status::validation("store request is not a JSON object");
-  auto request = decode_head(wire);
+  // One pass checks the whole request, documents included, and finds its three members.
+  Members<3> members;
+  if (!opens_an_object(wire) || !json_text::top_level_members(wire, kWireNames, members)) {
+    return Status::validation("store request is not a JSON object");
+  }
+  auto request = decode_head(members);
   if (!request) return request.status();
-  const auto documents = top_level_member(wire, "documents");
+  const auto& documents = members[kDocuments];
   const auto items = documents ? json_text::array_items(*documents) : std::nullopt;
   if (!items) return bad_documents("must be an array");
   request->documents.reserve(items->size());
@@ -78,7 +107,7 @@ Result<TextInsert> decode_insert_text(std::string_view wire) {
 store::InsertRequest parse_documents(const TextInsert& request) {
   store::InsertRequest out{request.collection, {}, request.events};
   out.documents.reserve(request.documents.size());
-  for (const TextDocument& doc : request.documents) out.documents.push_back(parsed(doc.text));
+  for (const TextDocument& doc : request.documents) out.documents.push_back(json::parse(doc.text));
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "kept_event.hpp"
 
+#include <array>
 #include <charconv>
 #include <nlohmann/json.hpp>
 
@@ -27,14 +28,17 @@ int64_t integer_of(std::optional<std::string_view> raw) {
 }  // namespace
 
 std::optional<KeptEvent> KeptEvent::read(std::string_view text) {
-  using json_text::top_level_member;
+  static constexpr std::array<std::string_view, 5> kNames = {"_key", "id", "type", "time_ms",
+                                                             "data"};
+  std::array<std::optional<std::string_view>, kNames.size()> members;
+  json_text::top_level_members(text, kNames, members);  // one pass; all empty if not an object
   KeptEvent event;
-  event.key = string_of(top_level_member(text, "_key"));
-  if (event.key.empty()) return std::nullopt;  // also: not an object, not valid JSON
-  event.id = string_of(top_level_member(text, "id"));
-  event.type = string_of(top_level_member(text, "type"));
-  event.time_ms = integer_of(top_level_member(text, "time_ms"));
-  const auto data = top_level_member(text, "data");
+  event.key = string_of(members[0]);
+  if (event.key.empty()) return std::nullopt;
+  event.id = string_of(members[1]);
+  event.type = string_of(members[2]);
+  event.time_ms = integer_of(members[3]);
+  const auto& data = members[4];
   event.data = data && data->front() == '{' ? *data : std::string_view("{}");
   return event;
 }

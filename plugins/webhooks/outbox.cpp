@@ -47,7 +47,17 @@ store::Scope queue_scope(std::string_view endpoint) {
 // The `_created_at` of an ended message until it is archived: after every claimable time.
 constexpr std::string_view kEndedOrder = "9999-12-31T23:59:59.999Z";
 
-std::string json_string(std::string_view text) { return json(text).dump(); }
+// `text` as a JSON string. Ids, owners, times and type names need no escape: those are quoted
+// as they are, the rest printed by nlohmann.
+std::string json_string(std::string_view text) {
+  const bool plain = std::none_of(text.begin(), text.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\';
+  });
+  if (!plain) return json(text).dump();
+  std::string out;
+  out.reserve(text.size() + 2);
+  return out.append(1, '"').append(text).append(1, '"');
+}
 
 // A new message of `event` for `endpoint`, printed straight into text: the feeder writes one per
 // event and endpoint, and a tree built only to be printed cost more than the rest of it.

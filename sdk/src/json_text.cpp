@@ -537,15 +537,17 @@ bool key_is(const Byte* begin, const Byte* end, std::string_view name) {
 
 // One member of the top-level object, c.p at its key; leaves c.p right after its value and
 // `found` at that value if the key is `name` (a later duplicate overwrites it, as in nlohmann).
-bool scan_member(Cursor& c, Nesting& nesting, std::string_view name,
-                 std::optional<std::string_view>& found) {
+bool scan_member(Cursor& c, Nesting& nesting, std::span<const std::string_view> names,
+                 std::span<std::optional<std::string_view>> found) {
   const Byte* key = c.p;
   if (!c.at('"') || !scan_string(c)) return false;
-  const bool wanted = key_is(key + 1, c.p - 1, name);
+  const Byte* key_end = c.p - 1;
   if (!scan_colon(c)) return false;
   const Byte* value = c.p;
   if (!scan_value(c, nesting)) return false;
-  if (wanted) found = as_view(value, c.p);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (key_is(key + 1, key_end, names[i])) found[i] = as_view(value, c.p);
+  }
   return true;
 }
 
@@ -573,9 +575,10 @@ bool scan_elements(Cursor& c, Byte close, Element&& element) {
 }
 
 // The top-level object, c.p at its '{'.
-bool scan_members(Cursor& c, std::string_view name, std::optional<std::string_view>& found) {
+bool scan_members(Cursor& c, std::span<const std::string_view> names,
+                  std::span<std::optional<std::string_view>> found) {
   Nesting nesting;
-  return scan_elements(c, '}', [&](Cursor& at) { return scan_member(at, nesting, name, found); });
+  return scan_elements(c, '}', [&](Cursor& at) { return scan_member(at, nesting, names, found); });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -618,10 +621,18 @@ bool is_object(std::string_view text) noexcept {
 
 std::optional<std::string_view> top_level_member(std::string_view text,
                                                  std::string_view name) noexcept {
-  std::optional<Cursor> c = at_container(text, '{');
   std::optional<std::string_view> found;
-  if (!c || !scan_members(*c, name, found) || !at_end(*c)) return std::nullopt;
+  if (!top_level_members(text, {&name, 1}, {&found, 1})) return std::nullopt;
   return found;
+}
+
+bool top_level_members(std::string_view text, std::span<const std::string_view> names,
+                       std::span<std::optional<std::string_view>> found) noexcept {
+  for (std::optional<std::string_view>& value : found) value.reset();
+  std::optional<Cursor> c = at_container(text, '{');
+  if (c && scan_members(*c, names, found) && at_end(*c)) return true;
+  for (std::optional<std::string_view>& value : found) value.reset();
+  return false;
 }
 
 std::optional<std::vector<std::string_view>> array_items(std::string_view text) {

@@ -59,6 +59,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   const nlohmann::json doc = accepted ? nlohmann::json::parse(text) : nlohmann::json();
   for (const char* name : {"sub", "a", ""}) check_member(text, doc, name);
+  // The same names in one pass answer what each answers alone.
+  const std::string_view names[] = {"sub", "a", ""};
+  std::optional<std::string_view> found[3];
+  const bool read = opbase::json_text::top_level_members(text, names, found);
+  if (read != doc.is_object()) __builtin_trap();
+  for (int i = 0; i < 3; ++i) {
+    if (found[i] != opbase::json_text::top_level_member(text, names[i])) __builtin_trap();
+  }
   check_items(text, doc);
   // A name the text does hold, so that matches are common. nlohmann's objects are sorted, so
   // begin() is the smallest key, not the first in the text; both are worth checking.

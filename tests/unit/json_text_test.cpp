@@ -479,6 +479,34 @@ TEST(JsonTextMember, AgreesWithNlohmannOnTheExamples) {
   }
 }
 
+// top_level_members answers for each name what top_level_member answers for it alone.
+void expect_members_agree(std::string_view text, const std::vector<std::string_view>& names) {
+  std::vector<std::optional<std::string_view>> found(names.size(), "stale"sv);
+  const bool read = top_level_members(text, names, found);
+  EXPECT_EQ(read, reference_accept(text) && nlohmann::json::parse(text).is_object())
+      << "text: " << shown(text);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    EXPECT_EQ(found[i], top_level_member(text, names[i]))
+        << "text: " << shown(text) << ", name: " << shown(names[i]);
+  }
+}
+
+TEST(JsonTextMember, SeveralMembersInOnePassAnswerAsOneByOne) {
+  const std::vector<std::string_view> names = {"sub", "a", "sub", "", "missing"};
+  for (const std::string_view text : {
+           R"({"sub":"u1","a":[1, 2],"":0})"sv,
+           R"({"\u0073ub":"x","sub":{"a":[]},"a":1,"a":2})"sv,
+           R"({"a":{"sub":1}})"sv,
+           R"({"sub":"u1")"sv,
+           R"(["sub"])"sv,
+           ""sv,
+       }) {
+    ASSERT_NO_FATAL_FAILURE(expect_members_agree(text, names));
+  }
+  EXPECT_TRUE(top_level_members(R"({"a":1})", {}, {}));  // no names: only checks the text
+  EXPECT_FALSE(top_level_members(R"({"a":1)", {}, {}));
+}
+
 TEST(JsonTextMember, EmptyNameMatchesTheEmptyKey) {
   EXPECT_EQ(member(R"({"":1,"a":2})", ""), "1");
   EXPECT_EQ(member(R"({"a":2})", ""), "(none)");
@@ -648,6 +676,7 @@ TEST(JsonText, AgreesWithNlohmannOnMutatedTexts) {
       ASSERT_NO_FATAL_FAILURE(expect_member_agrees(text, name));
     }
     ASSERT_NO_FATAL_FAILURE(expect_items_agree(text));
+    ASSERT_NO_FATAL_FAILURE(expect_members_agree(text, {"sub", "a", "items", ""}));
     ++(expected ? accepted : rejected);
   }
   // Both outcomes must be well represented for the comparison to mean something.

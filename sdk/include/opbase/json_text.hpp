@@ -20,6 +20,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -42,6 +43,12 @@ bool is_object(std::string_view text) noexcept;
 // allocates no more. The gateway takes "sub" from a token verifier's claims this way.
 std::optional<std::string_view> top_level_member(std::string_view text,
                                                  std::string_view name) noexcept;
+
+// Several members in one pass, for the cost of one top_level_member call: found[i] is what
+// top_level_member(text, names[i]) answers (`found` is as long as `names`). False, with every
+// found[i] empty, if `text` is not valid or not an object.
+bool top_level_members(std::string_view text, std::span<const std::string_view> names,
+                       std::span<std::optional<std::string_view>> found) noexcept;
 
 // The elements of the array `text`, each as its raw JSON text (for [ 1, {"a":2} ]: views of "1"
 // and "{"a":2}" inside `text`, no blanks around them), or nullopt if `text` is not valid by the
