@@ -3,7 +3,8 @@
 // otherwise pay for each three times: a parse into a tree here, a print back into text for the
 // store, and freeing the tree. Each document is checked with json_text instead (the same rules
 // as nlohmann's parser), and only the members the store files it under are read from it; a
-// driver that keeps documents as text stores it as it came (ProjectStore::insert_texts).
+// driver that keeps documents as text stores it as it came (ProjectStore::insert_texts). Texts
+// are not checked for repeated keys (sdk store.hpp InsertTextRequest: the sender's promise).
 // Pure; thread-safe.
 #pragma once
 

@@ -81,6 +81,9 @@ struct InsertRequest {
 // The same insert of documents the caller already holds as JSON text (each an object with a
 // non-empty string `_key`), sent as they are: no tree is built or printed on the plugin's side.
 // The host checks them as it checks any insert, and refuses the whole request if one is not JSON.
+// No object in a text may repeat a key: the sqlite store keeps a text as it came, and its queries
+// see the first of repeated keys where reads (and the other drivers) take the last, as nlohmann
+// does. A text nlohmann printed never repeats one.
 struct InsertTextRequest {
   std::string collection;
   std::vector<std::string> documents;
