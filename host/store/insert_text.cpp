@@ -18,11 +18,9 @@ Status bad_documents(std::string_view what) {
 }
 
 // A member's raw text parsed (it was validated with its document, so this cannot fail). Strings
-// without an escape and null, what keys, owners and times mostly are, skip the parser.
+// and null, what keys, owners and times mostly are, skip the parser.
 json parsed(std::string_view raw) {
-  if (raw.size() >= 2 && raw.front() == '"' && raw.find('\\') == std::string_view::npos) {
-    return std::string(raw.substr(1, raw.size() - 2));
-  }
+  if (auto text = json_text::string_value(raw)) return std::move(*text);
   if (raw == "null") return nullptr;
   return json::parse(raw);
 }
@@ -88,7 +86,7 @@ Result<TextInsert> decode_insert_text(std::string_view wire) {
   // One pass checks the whole request, documents included, and finds its three members.
   Members<3> members;
   if (!opens_an_object(wire) || !json_text::top_level_members(wire, kWireNames, members)) {
-    return Status::validation("store request is not a JSON object");
+    return not_a_json_object();
   }
   auto request = decode_head(members);
   if (!request) return request.status();
@@ -103,6 +101,8 @@ Result<TextInsert> decode_insert_text(std::string_view wire) {
   }
   return request;
 }
+
+Status not_a_json_object() { return Status::validation("store request is not a JSON object"); }
 
 store::InsertRequest parse_documents(const TextInsert& request) {
   store::InsertRequest out{request.collection, {}, request.events};

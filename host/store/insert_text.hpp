@@ -35,6 +35,9 @@ struct TextInsert {
 // answers views into it: `wire` must outlive the answer.
 Result<TextInsert> decode_insert_text(std::string_view wire);
 
+// What every store service answers a request that is not a JSON object.
+Status not_a_json_object();
+
 // The same request with each document parsed, for a driver that keeps trees.
 store::InsertRequest parse_documents(const TextInsert& request);
 

@@ -77,7 +77,7 @@ Result<std::string> call_store_service_text(ProjectStore& store, std::string_vie
   }
   json parsed = json::parse(input, nullptr, /*allow_exceptions=*/false);
   if (parsed.is_discarded() || !parsed.is_object()) {
-    return Status::validation("store request is not a JSON object");
+    return not_a_json_object();
   }
   if (verb == "find") return find_text(store, ns, parsed);
   auto answer = call_store_service(store, ns, service, std::move(parsed), sink);

@@ -2,20 +2,16 @@
 
 #include <array>
 #include <charconv>
-#include <nlohmann/json.hpp>
 
 #include "opbase/json_text.hpp"
 
 namespace opbase::webhooks {
 namespace {
 
-// The string a member's raw JSON text holds, or "" when it is not a string. Event members are
-// ids and type names, which hold no escape: those are read straight from between the quotes.
+// The string a member's raw JSON text holds, or "" when it is not a string.
 std::string string_of(std::optional<std::string_view> raw) {
-  if (!raw || raw->size() < 2 || raw->front() != '"') return {};
-  const std::string_view inside = raw->substr(1, raw->size() - 2);
-  if (inside.find('\\') == std::string_view::npos) return std::string(inside);
-  return nlohmann::json::parse(*raw).get<std::string>();  // valid: json_text checked it
+  if (!raw) return {};
+  return json_text::string_value(*raw).value_or("");
 }
 
 int64_t integer_of(std::optional<std::string_view> raw) {

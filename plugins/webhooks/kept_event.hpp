@@ -1,6 +1,6 @@
 // KeptEvent: one event the store kept for this plugin (store::kEventsCollection, written by the
 // host in the transaction of the write that raised it), read from its JSON text with
-// json_text::top_level_member rather than parsed into a tree: the feeder reads every event of a
+// json_text::top_level_members rather than parsed into a tree: the feeder reads every event of a
 // busy project, and only these few members of each. `data` stays raw text, copied into each
 // message as it is.
 // Pure; thread-safe.

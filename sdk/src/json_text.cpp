@@ -606,6 +606,25 @@ std::optional<Cursor> at_container(std::string_view text, Byte open) {
   return c;
 }
 
+// The decoded content of the valid string [begin, end) (quotes excluded).
+std::string decode_content(const Byte* begin, const Byte* end) {
+  const std::string_view raw = as_view(begin, end);
+  if (raw.find('\\') == std::string_view::npos) return std::string(raw);  // nothing to decode
+  std::string out;
+  out.reserve(raw.size());
+  Cursor c{begin, end};
+  while (c.p != c.end) {
+    if (*c.p != '\\') {
+      out.push_back(static_cast<char>(*c.p++));
+      continue;
+    }
+    Byte bytes[4];
+    out.append(reinterpret_cast<const char*>(bytes),
+               static_cast<std::size_t>(decode_escape(c, bytes)));
+  }
+  return out;
+}
+
 }  // namespace
 
 bool is_valid(std::string_view text) noexcept {
@@ -640,6 +659,13 @@ std::optional<std::vector<std::string_view>> array_items(std::string_view text) 
   std::vector<std::string_view> items;
   if (!c || !scan_items(*c, items) || !at_end(*c)) return std::nullopt;
   return items;
+}
+
+std::optional<std::string> string_value(std::string_view text) {
+  const Byte* begin = reinterpret_cast<const Byte*>(text.data());
+  Cursor c{begin, begin + text.size()};
+  if (!c.at('"') || !scan_string(c) || c.p != c.end) return std::nullopt;
+  return decode_content(begin + 1, c.end - 1);
 }
 
 }  // namespace opbase::json_text

@@ -4,6 +4,7 @@
 // for a few names, the raw text of the value nlohmann::json::parse finds under that name in an
 // object (nothing when there is none): checked by parsing that text again. array_items must give,
 // for an array, as many elements as nlohmann finds, each the raw text of the element at its place.
+// string_value of a member's text must decode a string as nlohmann does.
 // A disagreement traps; add the input to tests/unit/json_text_test.cpp's table once fixed.
 #include <cstddef>
 #include <cstdint>
@@ -30,6 +31,10 @@ void check_member(std::string_view text, const nlohmann::json& doc, const std::s
     __builtin_trap();
   }
   if (nlohmann::json::parse(*value) != doc[name]) __builtin_trap();
+  // A string value decodes as nlohmann decoded it; anything else is no string.
+  const auto decoded = opbase::json_text::string_value(*value);
+  if (decoded.has_value() != doc[name].is_string()) __builtin_trap();
+  if (decoded && *decoded != doc[name].get<std::string>()) __builtin_trap();
 }
 
 void check_items(std::string_view text, const nlohmann::json& doc) {

@@ -609,6 +609,54 @@ TEST(JsonTextItems, AgreesWithNlohmannOnTheExamples) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// string_value
+
+// string_value gives what nlohmann decodes when `text` is exactly one JSON string, else nothing.
+void expect_string_agrees(std::string_view text) {
+  std::optional<std::string> expected;
+  if (reference_accept(text) && !text.empty() && text.front() == '"' && text.back() == '"') {
+    expected = nlohmann::json::parse(text).get<std::string>();
+  }
+  EXPECT_EQ(string_value(text), expected) << "text: " << shown(text);
+}
+
+TEST(JsonTextString, DecodesWhatNlohmannDecodes) {
+  EXPECT_EQ(string_value(R"("plain")"), "plain");
+  EXPECT_EQ(string_value(R"("")"), "");
+  EXPECT_EQ(string_value(R"("a\"b\\c\/d\b\f\n\r\t")"), "a\"b\\c/d\b\f\n\r\t");
+  EXPECT_EQ(string_value(R"("\u00e9\u65e5\ud83d\ude00")"), "\xC3\xA9\xE6\x97\xA5\xF0\x9F\x98\x80");
+  EXPECT_EQ(string_value(R"("\u0000x")"), "\0x"s);
+  for (const std::string_view text : {
+           R"("a\"b")"sv,
+           "\"\xC3\xA9\""sv,
+           R"("\ud83d\ude00 \u0041")"sv,
+       }) {
+    ASSERT_NO_FATAL_FAILURE(expect_string_agrees(text));
+  }
+}
+
+TEST(JsonTextString, AnythingButOneValidStringGivesNothing) {
+  for (const std::string_view text : {
+           R"( "a")"sv,
+           R"("a" )"sv,
+           R"("a)"sv,
+           R"("\ud83d")"sv,
+           R"("\x")"sv,
+           "\"\x01\""sv,
+           "\"\xC3\""sv,
+           R"("a""b")"sv,
+           "1"sv,
+           "null"sv,
+           R"(["a"])"sv,
+           ""sv,
+           "\""sv,
+       }) {
+    EXPECT_FALSE(string_value(text)) << "text: " << shown(text);
+    ASSERT_NO_FATAL_FAILURE(expect_string_agrees(text));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Differential: seed documents mutated at random (fixed seed), every result compared.
 
 const std::vector<std::string>& seeds() {
@@ -677,6 +725,10 @@ TEST(JsonText, AgreesWithNlohmannOnMutatedTexts) {
     }
     ASSERT_NO_FATAL_FAILURE(expect_items_agree(text));
     ASSERT_NO_FATAL_FAILURE(expect_members_agree(text, {"sub", "a", "items", ""}));
+    ASSERT_NO_FATAL_FAILURE(expect_string_agrees(text));
+    if (const auto sub = top_level_member(text, "sub")) {
+      ASSERT_NO_FATAL_FAILURE(expect_string_agrees(*sub));
+    }
     ++(expected ? accepted : rejected);
   }
   // Both outcomes must be well represented for the comparison to mean something.

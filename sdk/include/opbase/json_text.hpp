@@ -21,6 +21,7 @@
 
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -49,6 +50,11 @@ std::optional<std::string_view> top_level_member(std::string_view text,
 // found[i] empty, if `text` is not valid or not an object.
 bool top_level_members(std::string_view text, std::span<const std::string_view> names,
                        std::span<std::optional<std::string_view>> found) noexcept;
+
+// The string the JSON string `text` holds, decoded as nlohmann decodes it (escapes, surrogate
+// pairs), or nullopt if `text` is anything but exactly one valid JSON string (no blanks around
+// it): what a top_level_member or array_items view holds, read without a parser.
+std::optional<std::string> string_value(std::string_view text);
 
 // The elements of the array `text`, each as its raw JSON text (for [ 1, {"a":2} ]: views of "1"
 // and "{"a":2}" inside `text`, no blanks around them), or nullopt if `text` is not valid by the
