@@ -183,8 +183,11 @@ bool DeliveryWorkers::deliver_one(const std::string& project, HttpDelivery& http
 
 DeliveryWorkers::FeedPass DeliveryWorkers::feed(const std::string& project, bool ended) {
   const int64_t now = host_.now_ms();
+  // An endpoint that holds every delivery thread it may is behind: its new messages wait anyway,
+  // and go in a bundle rather than each in a document of its own.
   auto done = outbox_.fan_out(
-      project, [&] { return endpoints_.enabled(project); }, now, kFanOutBatch);
+      project, [&] { return endpoints_.enabled(project); }, now, kFanOutBatch,
+      [&](const std::string& endpoint) { return !turns_.any_free(project, {endpoint}); });
   if (!done) {
     host_.warn("webhooks: outbox of " + project + ": " + done.status().message());
     return {};

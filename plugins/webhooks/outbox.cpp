@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "bundle.hpp"
+#include "json_string.hpp"
 #include "kept_event.hpp"
 #include "opbase/hex.hpp"
 #include "opbase/iso_time.hpp"
@@ -44,37 +46,41 @@ store::Scope queue_scope(std::string_view endpoint) {
   return store::Scope::user(queue_owner(endpoint));
 }
 
+// An endpoint's bundles wait beside its queue, under an owner of their own: the reads of the
+// queue (claims from its front, the archiver from its back) never load a bundle, many messages
+// long, that they would only skip.
+constexpr std::string_view kBundlesPrefix = "webhooks-bundles/";
+
+std::string bundles_owner(std::string_view endpoint) {
+  return std::string(kBundlesPrefix) + std::string(endpoint);
+}
+
 // The `_created_at` of an ended message until it is archived: after every claimable time.
 constexpr std::string_view kEndedOrder = "9999-12-31T23:59:59.999Z";
 
-// `text` as a JSON string. Ids, owners, times and type names need no escape: those are quoted
-// as they are, the rest printed by nlohmann.
-std::string json_string(std::string_view text) {
-  const bool plain = std::none_of(text.begin(), text.end(), [](char c) {
-    return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\';
-  });
-  if (!plain) return json(text).dump();
-  std::string out;
-  out.reserve(text.size() + 2);
-  return out.append(1, '"').append(text).append(1, '"');
-}
-
-// A new message of `event` for `endpoint`, printed straight into text: the feeder writes one per
-// event and endpoint, and a tree built only to be printed cost more than the rest of it.
-std::string message_text(const KeptEvent& event, const Endpoint& endpoint, int64_t now_ms) {
+// A new message of an event for `endpoint`, due from `due_ms`, printed straight into text: the
+// feeder writes one per event and endpoint, and a tree built only to be printed cost more than
+// the rest of it.
+struct EventFields {
+  std::string_view id;
+  std::string_view type;
+  int64_t time_ms = 0;
+  std::string_view data;  // JSON text
+};
+std::string message_text(const EventFields& event, std::string_view endpoint, int64_t due_ms) {
   std::string out;
   out.reserve(320 + event.data.size());
   out.append("{\"_key\":")
-      .append(json_string(Outbox::message_id(event.id, endpoint.id, event.time_ms)));
-  out.append(",\"_userkey\":").append(json_string(queue_owner(endpoint.id)));
-  out.append(",\"_created_at\":").append(json_string(iso_time(now_ms)));  // claimable from now
-  out.append(",\"endpoint\":").append(json_string(endpoint.id));
+      .append(json_string(Outbox::message_id(event.id, endpoint, event.time_ms)));
+  out.append(",\"_userkey\":").append(json_string(queue_owner(endpoint)));
+  out.append(",\"_created_at\":").append(json_string(iso_time(due_ms)));  // claimable from then
+  out.append(",\"endpoint\":").append(json_string(endpoint));
   out.append(",\"event_id\":").append(json_string(event.id));
   out.append(",\"type\":").append(json_string(event.type));
   out.append(",\"event_ms\":").append(std::to_string(event.time_ms));
   out.append(",\"data\":").append(event.data);  // the body is made from these three
   out.append(",\"state\":\"pending\",\"attempts_made\":0");
-  out.append(",\"next_ms\":").append(std::to_string(now_ms));
+  out.append(",\"next_ms\":").append(std::to_string(due_ms));
   out.append(",\"lease_until_ms\":0}");
   return out;
 }
@@ -109,7 +115,7 @@ json Outbox::payload_of(const json& message) {
 }
 
 Result<Outbox::FanOut> Outbox::fan_out(std::string_view project, const EndpointSource& endpoints,
-                                       int64_t now_ms, int limit) const {
+                                       int64_t now_ms, int limit, const BehindTest& behind) const {
   store::FindRequest find;
   find.collection = std::string(store::kEventsCollection);
   find.scope = store::Scope::everyone();
@@ -123,6 +129,9 @@ Result<Outbox::FanOut> Outbox::fan_out(std::string_view project, const EndpointS
   if (events->empty()) return FanOut{};
   auto targets = endpoints();
   if (!targets) return targets.status();
+  std::vector<bool> bundled(targets->size(), false);
+  for (size_t i = 0; behind && i < targets->size(); ++i) bundled[i] = behind((*targets)[i].id);
+  std::vector<BundleWriter> bundles(targets->size());
   store::InsertTextRequest messages{std::string(kMessagesCollection), {}};
   std::vector<std::string> handled;
   std::vector<bool> served(targets->size(), false);
@@ -130,15 +139,27 @@ Result<Outbox::FanOut> Outbox::fan_out(std::string_view project, const EndpointS
     std::optional<KeptEvent> event = KeptEvent::read(text);
     if (!event) continue;  // no key, so it cannot be removed either; never written by the host
     for (size_t i = 0; event->complete() && i < targets->size(); ++i) {
-      if ((*targets)[i].wants(event->type)) {
-        messages.documents.push_back(message_text(*event, (*targets)[i], now_ms));
-        served[i] = true;
+      const Endpoint& target = (*targets)[i];
+      if (!target.wants(event->type)) continue;
+      served[i] = true;
+      if (bundled[i]) {
+        bundles[i].add(*event);
+      } else {
+        messages.documents.push_back(
+            message_text({event->id, event->type, event->time_ms, event->data}, target.id, now_ms));
       }
     }
     handled.push_back(std::move(event->key));
   }
+  std::vector<int> weights(messages.documents.size(), 1);
+  for (size_t i = 0; i < targets->size(); ++i) {
+    if (bundles[i].size() == 0) continue;
+    const std::string& id = (*targets)[i].id;
+    messages.documents.push_back(bundles[i].document(id, bundles_owner(id), now_ms));
+    weights.push_back(bundles[i].size());
+  }
   // The events stay kept until their messages are: a failure here fans them out again later.
-  auto made = insert_messages(project, std::move(messages));
+  auto made = insert_messages(project, std::move(messages), weights);
   if (!made) return made.status();
   if (Status s = remove_events(project, handled, now_ms); !s) return s;
   FanOut done{static_cast<int>(events->size()), *made};
@@ -148,21 +169,27 @@ Result<Outbox::FanOut> Outbox::fan_out(std::string_view project, const EndpointS
   return done;
 }
 
-// One write for the batch; answers how many were new. A message that exists already (its event
-// was fanned out before a crash removed it, or by another daemon at once) fails the batch as a
+// One write for the batch; answers how many messages were new (weights[i]: how many documents[i]
+// holds, a bundle several). A document that exists already (its events were fanned out before a
+// crash removed them, or by another daemon at once; a bundle unpacked twice) fails the batch as a
 // whole: then one by one, skipping those.
-Result<int> Outbox::insert_messages(std::string_view project,
-                                    store::InsertTextRequest batch) const {
+Result<int> Outbox::insert_messages(std::string_view project, store::InsertTextRequest batch,
+                                    const std::vector<int>& weights) const {
   if (batch.documents.empty()) return 0;
+  const auto weight = [&](size_t i) { return i < weights.size() ? weights[i] : 1; };
   const Status inserted = store_.insert_texts(project, batch);
-  if (inserted) return static_cast<int>(batch.documents.size());
+  if (inserted) {
+    int made = 0;
+    for (size_t i = 0; i < batch.documents.size(); ++i) made += weight(i);
+    return made;
+  }
   if (inserted.code() != store::kDuplicateKey) return inserted;
   int made = 0;
-  for (std::string& message : batch.documents) {
-    const Status one =
-        store_.insert_texts(project, {std::string(kMessagesCollection), {std::move(message)}});
+  for (size_t i = 0; i < batch.documents.size(); ++i) {
+    const Status one = store_.insert_texts(
+        project, {std::string(kMessagesCollection), {std::move(batch.documents[i])}});
     if (one) {
-      ++made;
+      made += weight(i);
     } else if (one.code() != store::kDuplicateKey) {
       return one;
     }
@@ -172,19 +199,39 @@ Result<int> Outbox::insert_messages(std::string_view project,
 
 Status Outbox::remove_events(std::string_view project, const std::vector<std::string>& keys,
                              int64_t now_ms) const {
+  return remove_for_good(project, store::kEventsCollection, keys, "fanned-out", now_ms);
+}
+
+// Handled events and unpacked bundles are not kept: removed for good at once (the purge takes
+// only what is deleted, and messages are never deleted).
+Status Outbox::remove_for_good(std::string_view project, std::string_view collection,
+                               const std::vector<std::string>& keys, std::string_view ref,
+                               int64_t now_ms) const {
   if (keys.empty()) return Status::ok();
-  store::StateRequest done{std::string(store::kEventsCollection),
+  store::StateRequest done{std::string(collection),
                            store::Scope::everyone(),
                            match_of({{"_key:$in", keys}}),
                            store::State::kActive,
                            store::State::kDeleted,
-                           "fanned-out",
+                           std::string(ref),
                            now_ms};
   auto moved = store_.change_state(project, done);
   if (!moved) return moved.status();
-  // Handled events are not kept: removed for good at once (messages are never deleted this way).
   auto purged = store_.purge(project, {store::State::kDeleted, now_ms + 1});
   return purged ? Status::ok() : purged.status();
+}
+
+// The bundle's messages into the queue in its place (due from its time, so they keep its place in
+// the claim order), then the bundle out. A crash between the two leaves the bundle to be
+// unpacked again, and its messages, there already, are not made twice.
+Status Outbox::unpack(std::string_view project, const Bundle& bundle, int64_t now_ms) const {
+  store::InsertTextRequest messages{std::string(kMessagesCollection), {}};
+  for (const Bundle::Event& event : bundle.events) {
+    messages.documents.push_back(message_text({event.id, event.type, event.time_ms, event.data},
+                                              bundle.endpoint, bundle.due_ms));
+  }
+  if (auto made = insert_messages(project, std::move(messages), {}); !made) return made.status();
+  return remove_for_good(project, kMessagesCollection, {bundle.key}, "unpacked", now_ms);
 }
 
 Result<std::vector<Message>> Outbox::claim(std::string_view project, std::string_view endpoint,
@@ -198,32 +245,67 @@ Result<std::vector<Message>> Outbox::claim(std::string_view project, std::string
   find.scope = queue_scope(endpoint);
   find.sort = sort_of("_created_at asc");
   find.limit = limit + kClaimSlack;
-  auto first = store_.find(project, find);
-  if (!first) return first.status();
   std::vector<Message> claimed;
-  for (const json& doc : first->documents) {
-    if (static_cast<int>(claimed.size()) == limit) break;
-    const Message seen = Message::from_document(doc);
-    if (doc.value("state", "") != "pending" || doc.value("next_ms", int64_t{0}) > now_ms ||
-        seen.lease_until_ms > now_ms) {
-      continue;
+  for (int unpacked = 0;; ++unpacked) {
+    auto first = store_.find(project, find);
+    if (!first) return first.status();
+    for (const json& doc : first->documents) {
+      if (static_cast<int>(claimed.size()) == limit) break;
+      auto taken = take(project, endpoint, doc, owner, now_ms, lease_ms);
+      if (!taken) return taken.status();
+      if (*taken) claimed.push_back(std::move(**taken));
     }
-    // Only the caller whose update still finds the message as it was read wins it.
-    store::UpdateRequest take{std::string(kMessagesCollection), queue_scope(endpoint), {}};
-    store::Change lease;
-    lease.set = {{"lease_until_ms", now_ms + lease_ms},
-                 {"lease_owner", owner},
-                 {"_created_at", iso_time(now_ms + lease_ms)}};
-    take.steps.push_back({match_of({{"_key", seen.id},
-                                    {"state", "pending"},
-                                    {"attempts_made", seen.attempts_made},
-                                    {"lease_until_ms", seen.lease_until_ms}}),
-                          std::move(lease)});
-    auto taken = store_.update(project, take);
-    if (!taken) return taken.status();
-    if (!taken->documents.empty()) claimed.push_back(Message::from_document(taken->documents[0]));
+    // Nothing more due in the queue: the oldest bundle's messages are next. A few bundles per
+    // claim at most, so a claim never unpacks a whole backlog.
+    if (static_cast<int>(claimed.size()) == limit || unpacked == kMaxUnpacksPerClaim) break;
+    auto bundle = oldest_bundle(project, endpoint);
+    if (!bundle) return bundle.status();
+    if (!*bundle) break;
+    if (Status s = unpack(project, **bundle, now_ms); !s) return s;
   }
   return claimed;
+}
+
+// The oldest well-formed bundle of `endpoint`, if any.
+Result<std::optional<Bundle>> Outbox::oldest_bundle(std::string_view project,
+                                                    std::string_view endpoint) const {
+  store::FindRequest find;
+  find.collection = std::string(kMessagesCollection);
+  find.scope = store::Scope::user(bundles_owner(endpoint));
+  find.sort = sort_of("_created_at asc");
+  find.limit = 4;  // past a few that are not well formed (never written so by this plugin)
+  auto found = store_.find(project, find);
+  if (!found) return found.status();
+  for (const json& doc : found->documents) {
+    if (auto bundle = Bundle::from_document(doc)) return bundle;
+  }
+  return std::optional<Bundle>();
+}
+
+// `doc`, read in the queue, leased to `owner` if it is due and no one else took it meanwhile.
+Result<std::optional<Message>> Outbox::take(std::string_view project, std::string_view endpoint,
+                                            const json& doc, std::string_view owner, int64_t now_ms,
+                                            int64_t lease_ms) const {
+  const Message seen = Message::from_document(doc);
+  if (doc.value("state", "") != "pending" || doc.value("next_ms", int64_t{0}) > now_ms ||
+      seen.lease_until_ms > now_ms) {
+    return std::optional<Message>();
+  }
+  // Only the caller whose update still finds the message as it was read wins it.
+  store::UpdateRequest take{std::string(kMessagesCollection), queue_scope(endpoint), {}};
+  store::Change lease;
+  lease.set = {{"lease_until_ms", now_ms + lease_ms},
+               {"lease_owner", owner},
+               {"_created_at", iso_time(now_ms + lease_ms)}};
+  take.steps.push_back({match_of({{"_key", seen.id},
+                                  {"state", "pending"},
+                                  {"attempts_made", seen.attempts_made},
+                                  {"lease_until_ms", seen.lease_until_ms}}),
+                        std::move(lease)});
+  auto taken = store_.update(project, take);
+  if (!taken) return taken.status();
+  if (taken->documents.empty()) return std::optional<Message>();
+  return std::optional<Message>(Message::from_document(taken->documents[0]));
 }
 
 Result<std::string> Outbox::finish(std::string_view project, const Message& message,
@@ -308,10 +390,12 @@ Result<Outbox::Archived> Outbox::archive_ended(std::string_view project, std::st
 Result<Outbox::Page> Outbox::list(std::string_view project,
                                   const std::optional<std::string>& endpoint,
                                   const std::optional<std::string>& state, int64_t limit,
-                                  int64_t offset) const {
+                                  int64_t offset, int64_t now_ms) const {
+  // Bundled messages are listed as messages, with their ids: unpacked first.
+  if (Status s = unpack_bundles(project, endpoint, now_ms); !s) return s;
   json match = json::object();
   if (endpoint) match["endpoint"] = *endpoint;
-  if (state) match["state"] = *state;
+  match[state ? "state" : "state:$ne"] = state ? *state : std::string(kBundledState);
   // The messages still active (pending, or ended a moment ago), then the archived ones: one
   // page over the two, each newest first.
   Page page;
@@ -330,6 +414,32 @@ Result<Outbox::Page> Outbox::list(std::string_view project,
     page.total += found->total;
   }
   return page;
+}
+
+// Every bundle (of `endpoint`, if given) made by `now_ms`: bundles made while this runs are not
+// waited for, so a stream of them cannot keep it going.
+Status Outbox::unpack_bundles(std::string_view project, const std::optional<std::string>& endpoint,
+                              int64_t now_ms) const {
+  json match = {{"state", kBundledState}, {"next_ms:$lte", now_ms}};
+  if (endpoint) match["endpoint"] = *endpoint;
+  store::FindRequest find;
+  find.collection = std::string(kMessagesCollection);
+  find.scope = store::Scope::everyone();
+  find.match = match_of(match);
+  find.limit = kUnpackBatch;
+  for (int64_t skipped = 0;; find.offset = skipped) {
+    auto found = store_.find(project, find);
+    if (!found) return found.status();
+    if (found->documents.empty()) return Status::ok();
+    for (const json& doc : found->documents) {
+      const auto bundle = Bundle::from_document(doc);
+      if (!bundle) {
+        ++skipped;  // not well formed: left where it is, and not read again
+        continue;
+      }
+      if (Status s = unpack(project, *bundle, now_ms); !s) return s;
+    }
+  }
 }
 
 Result<int64_t> Outbox::expire(std::string_view project, int64_t before_ms) const {
@@ -355,12 +465,14 @@ Result<std::string> Outbox::resend(std::string_view project, std::string_view id
                 {"_created_at", iso_time(now_ms)}};
   store::UpdateRequest update{std::string(kMessagesCollection), store::Scope::everyone(), {}};
   update.steps.push_back(
-      {match_of({{"_key", id}, {"lease_until_ms:$lte", now_ms}}), std::move(change)});
+      {match_of({{"_key", id}, {"state:$ne", kBundledState}, {"lease_until_ms:$lte", now_ms}}),
+       std::move(change)});
   auto updated = store_.update(project, update);
   if (!updated) return updated.status();
   if (!updated->documents.empty()) return std::string("resent");
   store::CountRequest count{std::string(kMessagesCollection), store::Scope::everyone(),
-                            store::State::kActive, match_of({{"_key", id}})};
+                            store::State::kActive,
+                            match_of({{"_key", id}, {"state:$ne", kBundledState}})};
   auto exists = store_.count(project, count);
   if (!exists) return exists.status();
   return std::string(*exists > 0 ? "in_flight" : "missing");

@@ -5,6 +5,9 @@
 //  - fan_out turns each kept event into one message per endpoint that takes its type. A
 //    message's id is derived from the event id and the endpoint, so doing it twice (a crash
 //    before the event was removed, two daemons at once) makes no second message;
+//  - for an endpoint that is behind (every delivery thread it may hold is busy with it), the
+//    messages of one fan_out go into one bundle (bundle.hpp) rather than one document each;
+//    claim unpacks a bundle when it reaches it, list before it reads;
 //  - each endpoint has its own queue, so one that answers slowly never holds back another's;
 //  - claim takes a due message of one endpoint with a lease: a conditional update that only one
 //    caller wins, and that expires if its daemon dies mid-attempt;
@@ -25,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bundle.hpp"
 #include "endpoints.hpp"
 #include "opbase/document_store.hpp"
 #include "opbase/status.hpp"
@@ -66,12 +70,17 @@ class Outbox {
     std::vector<std::string> endpoints{};
   };
   using EndpointSource = std::function<Result<std::vector<Endpoint>>()>;
+  // Whether an endpoint (by id) is behind: its messages of this fan_out then go in a bundle.
+  using BehindTest = std::function<bool(const std::string&)>;
   // Turns up to `limit` kept events, oldest first, into messages for the endpoints `endpoints`
   // answers. It is asked after the events are read, so an endpoint made before an event was
-  // committed always gets it. events == limit: more may be waiting.
+  // committed always gets it. events == limit: more may be waiting. Without `behind`, no
+  // endpoint is. FanOut::messages counts the bundled messages too.
   Result<FanOut> fan_out(std::string_view project, const EndpointSource& endpoints, int64_t now_ms,
-                         int limit = 100) const;
+                         int limit = 100, const BehindTest& behind = {}) const;
   // Up to `limit` messages of `endpoint` due now, each leased to `owner` until now + lease_ms.
+  // When the queue has no more due, the endpoint's oldest bundles are unpacked into it (a few
+  // at most per call).
   Result<std::vector<Message>> claim(std::string_view project, std::string_view endpoint,
                                      std::string_view owner, int64_t now_ms, int64_t lease_ms,
                                      int limit) const;
@@ -83,13 +92,14 @@ class Outbox {
 
   // A page of messages, optionally of one endpoint and/or in one state, with the number of all
   // that match: the active ones (pending, in flight) newest first, then the ended ones newest
-  // first.
+  // first. The bundles made by `now_ms` are unpacked first, so their messages are listed too.
   struct Page {
     std::vector<nlohmann::json> messages;
     int64_t total = 0;
   };
   Result<Page> list(std::string_view project, const std::optional<std::string>& endpoint,
-                    const std::optional<std::string>& state, int64_t limit, int64_t offset) const;
+                    const std::optional<std::string>& state, int64_t limit, int64_t offset,
+                    int64_t now_ms) const;
   // Makes a message due now again, whatever its state (a manual re-send). Its attempts so far
   // are kept, and it keeps its Webhook-Id. Answers "resent", "missing", or "in_flight" for a
   // message an attempt holds right now (resent then, it could be sent twice at once).
@@ -120,12 +130,26 @@ class Outbox {
   static nlohmann::json payload_of(const nlohmann::json& message);
 
  private:
-  Result<int> insert_messages(std::string_view project, store::InsertTextRequest batch) const;
+  Result<int> insert_messages(std::string_view project, store::InsertTextRequest batch,
+                              const std::vector<int>& weights) const;
   Status remove_events(std::string_view project, const std::vector<std::string>& keys,
                        int64_t now_ms) const;
+  Status remove_for_good(std::string_view project, std::string_view collection,
+                         const std::vector<std::string>& keys, std::string_view ref,
+                         int64_t now_ms) const;
+  Result<std::optional<Message>> take(std::string_view project, std::string_view endpoint,
+                                      const nlohmann::json& doc, std::string_view owner,
+                                      int64_t now_ms, int64_t lease_ms) const;
+  Result<std::optional<Bundle>> oldest_bundle(std::string_view project,
+                                              std::string_view endpoint) const;
+  Status unpack(std::string_view project, const Bundle& bundle, int64_t now_ms) const;
+  Status unpack_bundles(std::string_view project, const std::optional<std::string>& endpoint,
+                        int64_t now_ms) const;
 
   // How many more messages than asked for a claim reads: those other workers win meanwhile.
   static constexpr int kClaimSlack = 8;
+  static constexpr int kMaxUnpacksPerClaim = 2;
+  static constexpr int kUnpackBatch = 20;  // bundles read at a time by unpack_bundles
 
   const DocumentStore& store_;
   std::vector<int64_t> retry_delays_ms_;

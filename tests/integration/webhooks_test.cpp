@@ -371,7 +371,23 @@ TEST(Webhooks, ASlowEndpointDoesNotHoldBackAnother) {
   }
   EXPECT_EQ(fast.wait_for(6, 20s).size(), 6u);
   EXPECT_LE(slow.deliveries().size(), 2u) << "the fast endpoint waited for the slow one";
-  EXPECT_EQ(slow.wait_for(8, 30s).size(), 8u) << "and the slow one gets all its messages";
+  // Its thread busy, the slow endpoint's messages wait in bundles: listed as messages all the same.
+  HttpResponse listed = daemon->call({{"op", "webhooks.message.list"}, {"endpoint", "whep_config"}},
+                                     {{"X-Admin-Key", kAdminKey}});
+  ASSERT_EQ(listed.status, 200) << listed.describe();
+  const json page = listed.json();
+  EXPECT_EQ(page["meta"]["total"], 8) << listed.describe();
+  std::set<std::string> listed_ids;
+  for (const json& m : page["data"]) {
+    EXPECT_NE(m["state"], "bundled");
+    listed_ids.insert(m.value("id", ""));
+  }
+  EXPECT_EQ(listed_ids.size(), 8u);
+  const std::vector<Delivery> got = slow.wait_for(8, 30s);
+  EXPECT_EQ(got.size(), 8u) << "and the slow one gets all its messages";
+  std::set<std::string> delivered_ids;
+  for (const Delivery& d : got) delivered_ids.insert(d.id);
+  EXPECT_EQ(delivered_ids, listed_ids) << "once each, under the ids listed";
 }
 
 // A deleted endpoint's queued messages end at their next claim, failed, with that reason.

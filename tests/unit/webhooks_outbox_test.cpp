@@ -280,15 +280,15 @@ TEST_F(Outboxes, EndedMessagesAreArchivedOutOfTheClaimsWayAndResendBringsThemBac
   EXPECT_EQ(archived[0]["state"], "delivered");
 
   // Listed after the active ones, and counted.
-  auto page = outbox_.list("p", std::nullopt, std::nullopt, 50, 0);
+  auto page = outbox_.list("p", std::nullopt, std::nullopt, 50, 0, env_.now_ms());
   ASSERT_TRUE(page);
   EXPECT_EQ(page->total, 3);
   ASSERT_EQ(page->messages.size(), 3u);
   EXPECT_EQ(page->messages[2]["_key"], id);
-  auto second = outbox_.list("p", std::nullopt, std::nullopt, 2, 2);
+  auto second = outbox_.list("p", std::nullopt, std::nullopt, 2, 2, env_.now_ms());
   ASSERT_EQ(second->messages.size(), 1u);
   EXPECT_EQ(second->messages[0]["_key"], id) << "a page that starts among the archived";
-  auto delivered = outbox_.list("p", std::nullopt, std::string("delivered"), 50, 0);
+  auto delivered = outbox_.list("p", std::nullopt, std::string("delivered"), 50, 0, env_.now_ms());
   EXPECT_EQ(delivered->total, 1);
 
   EXPECT_EQ(*outbox_.resend("p", id, env_.now_ms()), "resent");
@@ -345,6 +345,115 @@ TEST_F(Outboxes, EachEndpointHasAQueueOfItsOwnSoABacklogIsNeverInFrontOfAnother)
   ASSERT_EQ(*outbox_.finish("p", (*fast)[0], "d", {env_.now_ms(), 200, 1, ""}, 0.5), "delivered");
   EXPECT_EQ(outbox_.archive_ended("p", "slow", env_.now_ms())->messages, 0);
   EXPECT_EQ(outbox_.archive_ended("p", "fast", env_.now_ms())->messages, 1);
+}
+
+// The messages fan_out makes for an endpoint that is behind go into one bundle; the others' are
+// made one by one as ever. Claims unpack the bundle into exactly the messages fan_out would have
+// made (ids, payloads, due time), in its place in the queue.
+TEST_F(Outboxes, AnEndpointThatIsBehindGetsItsMessagesInOneBundleThatAClaimUnpacks) {
+  insert_documents(4);
+  const auto both =
+      source({endpoint("slow", {"document.created"}), endpoint("fast", {"document.created"})});
+  const std::vector<json> events = env_.documents("p", store::kEventsCollection);
+  ASSERT_EQ(events.size(), 4u);
+  const int64_t fanned_at = env_.now_ms();
+  auto done = outbox_.fan_out("p", both, fanned_at, 100,
+                              [](const std::string& id) { return id == "slow"; });
+  ASSERT_TRUE(done) << done.status().to_string();
+  EXPECT_EQ(done->messages, 8) << "bundled messages count as queued";
+  EXPECT_TRUE(env_.documents("p", store::kEventsCollection).empty());
+  std::vector<json> slow_rows;
+  for (const json& doc : env_.documents("p", kMessagesCollection)) {
+    if (doc["endpoint"] == "slow") slow_rows.push_back(doc);
+  }
+  ASSERT_EQ(slow_rows.size(), 1u) << "one bundle, not four messages";
+  EXPECT_EQ(slow_rows[0]["state"], "bundled");
+  EXPECT_EQ(slow_rows[0]["count"], 4);
+  EXPECT_EQ(messages().size(), 5u);
+
+  env_.fake().advance_ms(50);
+  auto first = outbox_.claim("p", "slow", "d", env_.now_ms(), 10'000, 1);
+  ASSERT_TRUE(first) << first.status().to_string();
+  ASSERT_EQ(first->size(), 1u);
+  std::set<std::string> expected_ids;
+  for (const json& event : events) {
+    expected_ids.insert(Outbox::message_id(event["id"].get<std::string>(), "slow",
+                                           event["time_ms"].get<int64_t>()));
+  }
+  std::set<std::string> ids;
+  for (const json& m : messages()) {
+    if (m["endpoint"] != "slow") continue;
+    EXPECT_EQ(m["state"], "pending");
+    EXPECT_EQ(m["next_ms"], fanned_at) << "due from the bundle's time, as fan_out would have made";
+    EXPECT_EQ(m["_userkey"], "webhooks-outbox/slow");
+    EXPECT_EQ(Outbox::payload_of(m)["data"]["collection"], "orders");
+    ids.insert(m["_key"].get<std::string>());
+  }
+  EXPECT_EQ(ids, expected_ids);
+  EXPECT_TRUE(expected_ids.contains((*first)[0].id));
+  auto rest = outbox_.claim("p", "slow", "d", env_.now_ms(), 10'000, 10);
+  EXPECT_EQ(rest->size(), 3u);
+}
+
+// A crash between a bundle's messages and its removal, or two daemons unpacking it at once, make
+// no second message; nor does fanning the same events out again into a bundle.
+TEST_F(Outboxes, ABundleUnpackedOrMadeTwiceMakesNoSecondMessage) {
+  insert_documents(3);
+  const std::vector<json> kept = env_.documents("p", store::kEventsCollection);
+  const auto slow = source({endpoint("slow", {"document.created"})});
+  const auto behind = [](const std::string&) { return true; };
+  ASSERT_EQ(outbox_.fan_out("p", slow, env_.now_ms(), 100, behind)->messages, 3);
+  // As if a crash had come between making the bundle and removing the events.
+  ASSERT_TRUE(store_.insert("p", {std::string(store::kEventsCollection), kept}));
+  EXPECT_EQ(outbox_.fan_out("p", slow, env_.now_ms(), 100, behind)->messages, 0);
+  const std::vector<json> bundles = env_.documents("p", kMessagesCollection);
+  ASSERT_EQ(bundles.size(), 1u);
+
+  ASSERT_EQ(outbox_.claim("p", "slow", "d", env_.now_ms(), 10'000, 1)->size(), 1u);
+  // As if the unpacking had stopped before the bundle went: it is met, and unpacked, again.
+  ASSERT_TRUE(store_.insert("p", {std::string(kMessagesCollection), bundles}));
+  auto again = outbox_.claim("p", "slow", "d", env_.now_ms(), 10'000, 10);
+  ASSERT_TRUE(again) << again.status().to_string();
+  EXPECT_EQ(again->size(), 2u) << "the two not yet claimed, once each";
+  EXPECT_EQ(messages().size(), 3u);
+  for (const json& m : messages()) EXPECT_NE(m["state"], "bundled");
+}
+
+// The list shows bundled messages as messages: it unpacks the bundles first.
+TEST_F(Outboxes, TheListUnpacksBundlesSoItShowsAndCountsTheirMessages) {
+  insert_documents(3);
+  const auto endpoints =
+      source({endpoint("slow", {"document.created"}), endpoint("other", {"document.created"})});
+  ASSERT_EQ(
+      outbox_.fan_out("p", endpoints, env_.now_ms(), 100, [](const std::string&) { return true; })
+          ->messages,
+      6);
+  ASSERT_EQ(messages().size(), 2u);
+  auto page = outbox_.list("p", std::string("slow"), std::nullopt, 50, 0, env_.now_ms());
+  ASSERT_TRUE(page) << page.status().to_string();
+  EXPECT_EQ(page->total, 3);
+  ASSERT_EQ(page->messages.size(), 3u);
+  for (const json& m : page->messages) {
+    EXPECT_EQ(m["state"], "pending");
+    EXPECT_EQ(m["endpoint"], "slow");
+  }
+  EXPECT_EQ(messages().size(), 4u) << "the other endpoint's bundle is left as it is";
+  auto all = outbox_.list("p", std::nullopt, std::nullopt, 50, 0, env_.now_ms());
+  EXPECT_EQ(all->total, 6);
+  EXPECT_EQ(messages().size(), 6u);
+  // A bundle's key is no message: resend does not take it for one.
+  insert_documents(1);
+  ASSERT_EQ(outbox_
+                .fan_out("p", endpoints, env_.now_ms(), 100,
+                         [](const std::string& id) { return id == "slow"; })
+                ->messages,
+            2);
+  std::string bundle_key;
+  for (const json& doc : env_.documents("p", kMessagesCollection)) {
+    if (doc["state"] == "bundled") bundle_key = doc["_key"];
+  }
+  ASSERT_FALSE(bundle_key.empty());
+  EXPECT_EQ(*outbox_.resend("p", bundle_key, env_.now_ms()), "missing");
 }
 
 TEST_F(Outboxes, AFinalFailureEndsTheMessageWithoutARetry) {
