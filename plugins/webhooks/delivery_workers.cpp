@@ -194,6 +194,7 @@ DeliveryWorkers::FeedPass DeliveryWorkers::feed(const std::string& project, bool
   }
   if (done->messages > 0) {
     host_.count("queued_total", done->messages);
+    if (done->bundled > 0) host_.count("bundled_total", done->bundled);
     // The delivery threads claim what was just queued, unless every endpoint that got some
     // holds its share of them already: then a thread that gives a turn back looks again anyway,
     // and a wake-up would only send the idle threads round the queues for nothing.

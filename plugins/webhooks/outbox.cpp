@@ -151,7 +151,7 @@ Result<Outbox::FanOut> Outbox::fan_out(std::string_view project, const EndpointS
     }
     handled.push_back(std::move(event->key));
   }
-  std::vector<int> weights(messages.documents.size(), 1);
+  std::vector<int> weights(messages.documents.size(), 0);
   for (size_t i = 0; i < targets->size(); ++i) {
     if (bundles[i].size() == 0) continue;
     const std::string& id = (*targets)[i].id;
@@ -162,34 +162,38 @@ Result<Outbox::FanOut> Outbox::fan_out(std::string_view project, const EndpointS
   auto made = insert_messages(project, std::move(messages), weights);
   if (!made) return made.status();
   if (Status s = remove_events(project, handled, now_ms); !s) return s;
-  FanOut done{static_cast<int>(events->size()), *made};
+  FanOut done{static_cast<int>(events->size()), made->messages, made->bundled};
   for (size_t i = 0; i < targets->size(); ++i) {
     if (served[i]) done.endpoints.push_back((*targets)[i].id);
   }
   return done;
 }
 
-// One write for the batch; answers how many messages were new (weights[i]: how many documents[i]
-// holds, a bundle several). A document that exists already (its events were fanned out before a
-// crash removed them, or by another daemon at once; a bundle unpacked twice) fails the batch as a
-// whole: then one by one, skipping those.
-Result<int> Outbox::insert_messages(std::string_view project, store::InsertTextRequest batch,
-                                    const std::vector<int>& weights) const {
-  if (batch.documents.empty()) return 0;
-  const auto weight = [&](size_t i) { return i < weights.size() ? weights[i] : 1; };
+// One write for the batch; answers how many messages were new (weights[i]: how many a bundle
+// documents[i] holds; 0 for a message). A document that exists already (its events were fanned
+// out before a crash removed them, or by another daemon at once; a bundle unpacked twice) fails
+// the batch as a whole: then one by one, skipping those.
+Result<Outbox::Made> Outbox::insert_messages(std::string_view project,
+                                             store::InsertTextRequest batch,
+                                             const std::vector<int>& weights) const {
+  Made made;
+  const auto count = [&](size_t i) {
+    const int bundled = i < weights.size() ? weights[i] : 0;
+    made.messages += bundled > 0 ? bundled : 1;
+    made.bundled += bundled;
+  };
+  if (batch.documents.empty()) return made;
   const Status inserted = store_.insert_texts(project, batch);
   if (inserted) {
-    int made = 0;
-    for (size_t i = 0; i < batch.documents.size(); ++i) made += weight(i);
+    for (size_t i = 0; i < batch.documents.size(); ++i) count(i);
     return made;
   }
   if (inserted.code() != store::kDuplicateKey) return inserted;
-  int made = 0;
   for (size_t i = 0; i < batch.documents.size(); ++i) {
     const Status one = store_.insert_texts(
         project, {std::string(kMessagesCollection), {std::move(batch.documents[i])}});
     if (one) {
-      made += weight(i);
+      count(i);
     } else if (one.code() != store::kDuplicateKey) {
       return one;
     }

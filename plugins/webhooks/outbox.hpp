@@ -62,11 +62,12 @@ class Outbox {
   Outbox(const DocumentStore& store, std::vector<int64_t> retry_delays_ms)
       : store_(store), retry_delays_ms_(std::move(retry_delays_ms)) {}
 
-  // What one fan_out did: events handled (removed from the journal), messages made, and the
-  // endpoints that got them.
+  // What one fan_out did: events handled (removed from the journal), messages made (bundled
+  // ones too, and of those how many are in bundles), and the endpoints that got them.
   struct FanOut {
     int events = 0;
     int messages = 0;
+    int bundled = 0;
     std::vector<std::string> endpoints{};
   };
   using EndpointSource = std::function<Result<std::vector<Endpoint>>()>;
@@ -75,7 +76,7 @@ class Outbox {
   // Turns up to `limit` kept events, oldest first, into messages for the endpoints `endpoints`
   // answers. It is asked after the events are read, so an endpoint made before an event was
   // committed always gets it. events == limit: more may be waiting. Without `behind`, no
-  // endpoint is. FanOut::messages counts the bundled messages too.
+  // endpoint is.
   Result<FanOut> fan_out(std::string_view project, const EndpointSource& endpoints, int64_t now_ms,
                          int limit = 100, const BehindTest& behind = {}) const;
   // Up to `limit` messages of `endpoint` due now, each leased to `owner` until now + lease_ms.
@@ -130,8 +131,13 @@ class Outbox {
   static nlohmann::json payload_of(const nlohmann::json& message);
 
  private:
-  Result<int> insert_messages(std::string_view project, store::InsertTextRequest batch,
-                              const std::vector<int>& weights) const;
+  // Messages made: in all, and of those in bundles.
+  struct Made {
+    int messages = 0;
+    int bundled = 0;
+  };
+  Result<Made> insert_messages(std::string_view project, store::InsertTextRequest batch,
+                               const std::vector<int>& weights) const;
   Status remove_events(std::string_view project, const std::vector<std::string>& keys,
                        int64_t now_ms) const;
   Status remove_for_good(std::string_view project, std::string_view collection,

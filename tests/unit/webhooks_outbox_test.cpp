@@ -79,6 +79,7 @@ TEST_F(Outboxes, FanOutMakesOneMessagePerEndpointThatTakesTheType) {
   auto made = outbox_.fan_out("p", source(endpoints), env_.now_ms());
   ASSERT_TRUE(made) << made.status().to_string();
   EXPECT_EQ(made->messages, 6);
+  EXPECT_EQ(made->bundled, 0) << "no endpoint is behind";
   EXPECT_EQ(made->events, 3);
   const std::vector<json> all = messages();
   ASSERT_EQ(all.size(), 6u);
@@ -361,6 +362,7 @@ TEST_F(Outboxes, AnEndpointThatIsBehindGetsItsMessagesInOneBundleThatAClaimUnpac
                               [](const std::string& id) { return id == "slow"; });
   ASSERT_TRUE(done) << done.status().to_string();
   EXPECT_EQ(done->messages, 8) << "bundled messages count as queued";
+  EXPECT_EQ(done->bundled, 4);
   EXPECT_TRUE(env_.documents("p", store::kEventsCollection).empty());
   std::vector<json> slow_rows;
   for (const json& doc : env_.documents("p", kMessagesCollection)) {
@@ -405,16 +407,18 @@ TEST_F(Outboxes, ABundleUnpackedOrMadeTwiceMakesNoSecondMessage) {
   ASSERT_EQ(outbox_.fan_out("p", slow, env_.now_ms(), 100, behind)->messages, 3);
   // As if a crash had come between making the bundle and removing the events.
   ASSERT_TRUE(store_.insert("p", {std::string(store::kEventsCollection), kept}));
-  EXPECT_EQ(outbox_.fan_out("p", slow, env_.now_ms(), 100, behind)->messages, 0);
+  auto again = outbox_.fan_out("p", slow, env_.now_ms(), 100, behind);
+  EXPECT_EQ(again->messages, 0);
+  EXPECT_EQ(again->bundled, 0);
   const std::vector<json> bundles = env_.documents("p", kMessagesCollection);
   ASSERT_EQ(bundles.size(), 1u);
 
   ASSERT_EQ(outbox_.claim("p", "slow", "d", env_.now_ms(), 10'000, 1)->size(), 1u);
   // As if the unpacking had stopped before the bundle went: it is met, and unpacked, again.
   ASSERT_TRUE(store_.insert("p", {std::string(kMessagesCollection), bundles}));
-  auto again = outbox_.claim("p", "slow", "d", env_.now_ms(), 10'000, 10);
-  ASSERT_TRUE(again) << again.status().to_string();
-  EXPECT_EQ(again->size(), 2u) << "the two not yet claimed, once each";
+  auto rest = outbox_.claim("p", "slow", "d", env_.now_ms(), 10'000, 10);
+  ASSERT_TRUE(rest) << rest.status().to_string();
+  EXPECT_EQ(rest->size(), 2u) << "the two not yet claimed, once each";
   EXPECT_EQ(messages().size(), 3u);
   for (const json& m : messages()) EXPECT_NE(m["state"], "bundled");
 }
