@@ -44,7 +44,7 @@ std::string BundleWriter::document(std::string_view endpoint, std::string_view o
   out.reserve(events_.size() + 256);
   out.append("{\"_key\":").append(json_string(bundle_key(endpoint, events_, first_ms_)));
   out.append(",\"_userkey\":").append(json_string(owner));
-  out.append(",\"_created_at\":").append(json_string(iso_time(now_ms)));  // claimable from now
+  out.append(",\"_created_at\":").append(json_string(iso_time(now_ms)));  // unpacked oldest first
   out.append(",\"endpoint\":").append(json_string(endpoint));
   out.append(",\"state\":").append(json_string(kBundledState));
   out.append(",\"next_ms\":").append(std::to_string(now_ms));

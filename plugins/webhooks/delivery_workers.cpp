@@ -184,10 +184,16 @@ bool DeliveryWorkers::deliver_one(const std::string& project, HttpDelivery& http
 DeliveryWorkers::FeedPass DeliveryWorkers::feed(const std::string& project, bool ended) {
   const int64_t now = host_.now_ms();
   // An endpoint that holds every delivery thread it may is behind: its new messages wait anyway,
-  // and go in a bundle rather than each in a document of its own.
+  // and go in a bundle rather than each in a document of its own. So do they while it has
+  // bundles still: its queue then empties, and the oldest bundle is unpacked next, rather than
+  // new messages keep coming in ahead of the bundled ones.
+  const auto behind = [&](const std::string& endpoint) {
+    if (!turns_.any_free(project, {endpoint})) return true;
+    auto bundled = outbox_.has_bundles(project, endpoint);
+    return bundled && *bundled;
+  };
   auto done = outbox_.fan_out(
-      project, [&] { return endpoints_.enabled(project); }, now, kFanOutBatch,
-      [&](const std::string& endpoint) { return !turns_.any_free(project, {endpoint}); });
+      project, [&] { return endpoints_.enabled(project); }, now, kFanOutBatch, behind);
   if (!done) {
     host_.warn("webhooks: outbox of " + project + ": " + done.status().message());
     return {};

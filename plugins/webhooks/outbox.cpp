@@ -3,13 +3,14 @@
 #include <openssl/sha.h>
 
 #include <algorithm>
+#include <set>
 
 #include "bundle.hpp"
-#include "json_string.hpp"
 #include "kept_event.hpp"
 #include "opbase/hex.hpp"
 #include "opbase/iso_time.hpp"
 #include "opbase/json_text.hpp"
+#include "outbox_documents.hpp"
 #include "retry_schedule.hpp"
 
 namespace opbase::webhooks {
@@ -17,72 +18,13 @@ namespace {
 
 using nlohmann::json;
 
-query::Match match_of(const json& fields) {
-  auto match = query::parse_match(fields, store::wire_parse_options());
-  if (!match) throw std::logic_error("outbox: a malformed constant match");
-  return std::move(*match);
-}
-
-std::vector<query::SortKey> sort_of(std::string_view text) {
-  auto sort = query::parse_sort(text, store::wire_parse_options());
-  if (!sort) throw std::logic_error("outbox: a malformed constant sort");
-  return std::move(*sort);
-}
-
-// Each endpoint has a queue of its own: its messages are kept under the owner
-// "webhooks-outbox/<endpoint id>", with `_created_at` holding the time the message can next be
-// claimed (ISO 8601, so it sorts by time in every driver): due time, or the end of the lease
-// that holds it. The store's index of (owner, state, `_created_at`) then lists an endpoint's
-// active (pending) messages in the order claims take them, a claim reads the first few instead
-// of scanning the backlog, and a slow endpoint's backlog is never in front of another's
-// messages. Ended messages are archived out of that range.
-constexpr std::string_view kQueuePrefix = "webhooks-outbox/";
-
-std::string queue_owner(std::string_view endpoint) {
-  return std::string(kQueuePrefix) + std::string(endpoint);
-}
-
-store::Scope queue_scope(std::string_view endpoint) {
-  return store::Scope::user(queue_owner(endpoint));
-}
-
-// An endpoint's bundles wait beside its queue, under an owner of their own: the reads of the
-// queue (claims from its front, the archiver from its back) never load a bundle, many messages
-// long, that they would only skip.
-constexpr std::string_view kBundlesPrefix = "webhooks-bundles/";
-
-std::string bundles_owner(std::string_view endpoint) {
-  return std::string(kBundlesPrefix) + std::string(endpoint);
-}
-
 // The `_created_at` of an ended message until it is archived: after every claimable time.
 constexpr std::string_view kEndedOrder = "9999-12-31T23:59:59.999Z";
 
-// A new message of an event for `endpoint`, due from `due_ms`, printed straight into text: the
-// feeder writes one per event and endpoint, and a tree built only to be printed cost more than
-// the rest of it.
-struct EventFields {
-  std::string_view id;
-  std::string_view type;
-  int64_t time_ms = 0;
-  std::string_view data;  // JSON text
-};
-std::string message_text(const EventFields& event, std::string_view endpoint, int64_t due_ms) {
-  std::string out;
-  out.reserve(320 + event.data.size());
-  out.append("{\"_key\":")
-      .append(json_string(Outbox::message_id(event.id, endpoint, event.time_ms)));
-  out.append(",\"_userkey\":").append(json_string(queue_owner(endpoint)));
-  out.append(",\"_created_at\":").append(json_string(iso_time(due_ms)));  // claimable from then
-  out.append(",\"endpoint\":").append(json_string(endpoint));
-  out.append(",\"event_id\":").append(json_string(event.id));
-  out.append(",\"type\":").append(json_string(event.type));
-  out.append(",\"event_ms\":").append(std::to_string(event.time_ms));
-  out.append(",\"data\":").append(event.data);  // the body is made from these three
-  out.append(",\"state\":\"pending\",\"attempts_made\":0");
-  out.append(",\"next_ms\":").append(std::to_string(due_ms));
-  out.append(",\"lease_until_ms\":0}");
-  return out;
+// The `_key` of a document the outbox printed.
+std::string key_of(std::string_view text) {
+  const auto raw = json_text::top_level_member(text, "_key");
+  return raw ? json_text::string_value(*raw).value_or("") : "";
 }
 
 }  // namespace
@@ -170,35 +112,69 @@ Result<Outbox::FanOut> Outbox::fan_out(std::string_view project, const EndpointS
 }
 
 // One write for the batch; answers how many messages were new (weights[i]: how many a bundle
-// documents[i] holds; 0 for a message). A document that exists already (its events were fanned
-// out before a crash removed them, or by another daemon at once; a bundle unpacked twice) fails
-// the batch as a whole: then one by one, skipping those.
+// documents[i] holds; 0 or missing for a message). A document that exists already (its events
+// were fanned out before a crash removed them, or by another daemon at once; a bundle unpacked
+// twice) fails the batch as a whole: then the ones there are left out, and the rest written at
+// once (one by one only if that meets another, made meanwhile).
 Result<Outbox::Made> Outbox::insert_messages(std::string_view project,
                                              store::InsertTextRequest batch,
-                                             const std::vector<int>& weights) const {
-  Made made;
-  const auto count = [&](size_t i) {
-    const int bundled = i < weights.size() ? weights[i] : 0;
-    made.messages += bundled > 0 ? bundled : 1;
-    made.bundled += bundled;
-  };
-  if (batch.documents.empty()) return made;
-  const Status inserted = store_.insert_texts(project, batch);
-  if (inserted) {
-    for (size_t i = 0; i < batch.documents.size(); ++i) count(i);
-    return made;
+                                             std::vector<int> weights) const {
+  weights.resize(batch.documents.size(), 0);
+  Status inserted = store_.insert_texts(project, batch);
+  if (inserted.code() == store::kDuplicateKey) {
+    auto present = present_keys(project, batch.documents);
+    if (!present) return present.status();
+    size_t kept = 0;
+    for (size_t i = 0; i < batch.documents.size(); ++i) {
+      if (present->contains(key_of(batch.documents[i]))) continue;
+      batch.documents[kept] = std::move(batch.documents[i]);
+      weights[kept++] = weights[i];
+    }
+    batch.documents.resize(kept);
+    weights.resize(kept);
+    inserted = batch.documents.empty() ? Status::ok() : store_.insert_texts(project, batch);
+    if (inserted.code() == store::kDuplicateKey) return insert_one_by_one(project, batch, weights);
   }
-  if (inserted.code() != store::kDuplicateKey) return inserted;
+  if (!inserted) return inserted;
+  Made made;
+  for (const int bundled : weights) made.add(bundled);
+  return made;
+}
+
+Result<Outbox::Made> Outbox::insert_one_by_one(std::string_view project,
+                                               const store::InsertTextRequest& batch,
+                                               const std::vector<int>& weights) const {
+  Made made;
   for (size_t i = 0; i < batch.documents.size(); ++i) {
-    const Status one = store_.insert_texts(
-        project, {std::string(kMessagesCollection), {std::move(batch.documents[i])}});
+    const Status one =
+        store_.insert_texts(project, {std::string(kMessagesCollection), {batch.documents[i]}});
     if (one) {
-      count(i);
+      made.add(weights[i]);
     } else if (one.code() != store::kDuplicateKey) {
       return one;
     }
   }
   return made;
+}
+
+// Which of `texts`' keys the store holds, active or archived (a key stays taken in every state).
+Result<std::set<std::string>> Outbox::present_keys(std::string_view project,
+                                                   const std::vector<std::string>& texts) const {
+  json keys = json::array();
+  for (const std::string& text : texts) keys.push_back(key_of(text));
+  std::set<std::string> present;
+  for (store::State kept : {store::State::kActive, store::State::kArchived}) {
+    store::FindRequest find;
+    find.collection = std::string(kMessagesCollection);
+    find.scope = store::Scope::everyone();
+    find.state = kept;
+    find.match = match_of({{"_key:$in", keys}});
+    find.limit = static_cast<int64_t>(texts.size());
+    auto found = store_.find(project, find);
+    if (!found) return found.status();
+    for (const json& doc : found->documents) present.insert(doc.value("_key", ""));
+  }
+  return present;
 }
 
 Status Outbox::remove_events(std::string_view project, const std::vector<std::string>& keys,
@@ -225,30 +201,14 @@ Status Outbox::remove_for_good(std::string_view project, std::string_view collec
   return purged ? Status::ok() : purged.status();
 }
 
-// The bundle's messages into the queue in its place (due from its time, so they keep its place in
-// the claim order), then the bundle out. A crash between the two leaves the bundle to be
-// unpacked again, and its messages, there already, are not made twice.
-Status Outbox::unpack(std::string_view project, const Bundle& bundle, int64_t now_ms) const {
-  store::InsertTextRequest messages{std::string(kMessagesCollection), {}};
-  for (const Bundle::Event& event : bundle.events) {
-    messages.documents.push_back(message_text({event.id, event.type, event.time_ms, event.data},
-                                              bundle.endpoint, bundle.due_ms));
-  }
-  if (auto made = insert_messages(project, std::move(messages), {}); !made) return made.status();
-  return remove_for_good(project, kMessagesCollection, {bundle.key}, "unpacked", now_ms);
-}
-
 Result<std::vector<Message>> Outbox::claim(std::string_view project, std::string_view endpoint,
                                            std::string_view owner, int64_t now_ms, int64_t lease_ms,
                                            int limit) const {
   // The first messages in claim order, a few more than wanted: other workers race for the same.
   // No condition, so the store reads exactly these from its index (a condition would make it
   // walk on past every message that fails it).
-  store::FindRequest find;
-  find.collection = std::string(kMessagesCollection);
-  find.scope = queue_scope(endpoint);
-  find.sort = sort_of("_created_at asc");
-  find.limit = limit + kClaimSlack;
+  const store::FindRequest find =
+      messages_in_order(queue_scope(endpoint), "asc", limit + kClaimSlack);
   std::vector<Message> claimed;
   for (int unpacked = 0;; ++unpacked) {
     auto first = store_.find(project, find);
@@ -259,31 +219,18 @@ Result<std::vector<Message>> Outbox::claim(std::string_view project, std::string
       if (!taken) return taken.status();
       if (*taken) claimed.push_back(std::move(**taken));
     }
-    // Nothing more due in the queue: the oldest bundle's messages are next. A few bundles per
-    // claim at most, so a claim never unpacks a whole backlog.
+    // Nothing more due in the queue: the oldest bundle's messages are next.
     if (static_cast<int>(claimed.size()) == limit || unpacked == kMaxUnpacksPerClaim) break;
-    auto bundle = oldest_bundle(project, endpoint);
-    if (!bundle) return bundle.status();
-    if (!*bundle) break;
-    if (Status s = unpack(project, **bundle, now_ms); !s) return s;
+    const Result<bool> unpacked_one = unpack_oldest_bundle(project, endpoint, now_ms);
+    if (unpacked_one && !*unpacked_one) break;  // none
+    if (!unpacked_one) {
+      // Messages taken already are leased to the caller, to deliver: the failure waits for the
+      // next claim.
+      if (claimed.empty()) return unpacked_one.status();
+      break;
+    }
   }
   return claimed;
-}
-
-// The oldest well-formed bundle of `endpoint`, if any.
-Result<std::optional<Bundle>> Outbox::oldest_bundle(std::string_view project,
-                                                    std::string_view endpoint) const {
-  store::FindRequest find;
-  find.collection = std::string(kMessagesCollection);
-  find.scope = store::Scope::user(bundles_owner(endpoint));
-  find.sort = sort_of("_created_at asc");
-  find.limit = 4;  // past a few that are not well formed (never written so by this plugin)
-  auto found = store_.find(project, find);
-  if (!found) return found.status();
-  for (const json& doc : found->documents) {
-    if (auto bundle = Bundle::from_document(doc)) return bundle;
-  }
-  return std::optional<Bundle>();
 }
 
 // `doc`, read in the queue, leased to `owner` if it is due and no one else took it meanwhile.
@@ -360,11 +307,7 @@ Result<Outbox::Archived> Outbox::archive_ended(std::string_view project, std::st
                                                int64_t now_ms, int limit) const {
   // Ended messages are last in claim order (finish moved them there): read the back. The very
   // last one first: when it has not ended, none has, and the pending ones are not read.
-  store::FindRequest back;
-  back.collection = std::string(kMessagesCollection);
-  back.scope = queue_scope(endpoint);
-  back.sort = sort_of("_created_at desc");
-  back.limit = 1;
+  store::FindRequest back = messages_in_order(queue_scope(endpoint), "desc", 1);
   auto last = store_.find(project, back);
   if (!last) return last.status();
   if (last->documents.empty() || last->documents[0].value("_created_at", "") != kEndedOrder) {
@@ -399,7 +342,7 @@ Result<Outbox::Page> Outbox::list(std::string_view project,
   if (Status s = unpack_bundles(project, endpoint, now_ms); !s) return s;
   json match = json::object();
   if (endpoint) match["endpoint"] = *endpoint;
-  match[state ? "state" : "state:$ne"] = state ? *state : std::string(kBundledState);
+  if (state) match["state"] = *state;
   // The messages still active (pending, or ended a moment ago), then the archived ones: one
   // page over the two, each newest first.
   Page page;
@@ -408,7 +351,11 @@ Result<Outbox::Page> Outbox::list(std::string_view project,
     find.collection = std::string(kMessagesCollection);
     find.scope = store::Scope::everyone();
     find.state = kept;
-    find.match = match_of(match);
+    // A bundle made since the unpacking above is no message. Only active ones can be there: the
+    // archived pass keeps its plain match (without a state, a count of the store's index).
+    json kept_match = match;
+    if (kept == store::State::kActive && !state) kept_match["state:$ne"] = kBundledState;
+    find.match = match_of(kept_match);
     find.limit = std::max<int64_t>(0, limit - static_cast<int64_t>(page.messages.size()));
     find.offset = std::max<int64_t>(0, offset - page.total);
     find.with_total = true;
@@ -418,32 +365,6 @@ Result<Outbox::Page> Outbox::list(std::string_view project,
     page.total += found->total;
   }
   return page;
-}
-
-// Every bundle (of `endpoint`, if given) made by `now_ms`: bundles made while this runs are not
-// waited for, so a stream of them cannot keep it going.
-Status Outbox::unpack_bundles(std::string_view project, const std::optional<std::string>& endpoint,
-                              int64_t now_ms) const {
-  json match = {{"state", kBundledState}, {"next_ms:$lte", now_ms}};
-  if (endpoint) match["endpoint"] = *endpoint;
-  store::FindRequest find;
-  find.collection = std::string(kMessagesCollection);
-  find.scope = store::Scope::everyone();
-  find.match = match_of(match);
-  find.limit = kUnpackBatch;
-  for (int64_t skipped = 0;; find.offset = skipped) {
-    auto found = store_.find(project, find);
-    if (!found) return found.status();
-    if (found->documents.empty()) return Status::ok();
-    for (const json& doc : found->documents) {
-      const auto bundle = Bundle::from_document(doc);
-      if (!bundle) {
-        ++skipped;  // not well formed: left where it is, and not read again
-        continue;
-      }
-      if (Status s = unpack(project, *bundle, now_ms); !s) return s;
-    }
-  }
 }
 
 Result<int64_t> Outbox::expire(std::string_view project, int64_t before_ms) const {

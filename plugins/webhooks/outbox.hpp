@@ -24,6 +24,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,6 +80,8 @@ class Outbox {
   // endpoint is.
   Result<FanOut> fan_out(std::string_view project, const EndpointSource& endpoints, int64_t now_ms,
                          int limit = 100, const BehindTest& behind = {}) const;
+  // Whether `endpoint` has messages in bundles still.
+  Result<bool> has_bundles(std::string_view project, std::string_view endpoint) const;
   // Up to `limit` messages of `endpoint` due now, each leased to `owner` until now + lease_ms.
   // When the queue has no more due, the endpoint's oldest bundles are unpacked into it (a few
   // at most per call).
@@ -135,9 +138,17 @@ class Outbox {
   struct Made {
     int messages = 0;
     int bundled = 0;
+    void add(int in_bundle) {  // one document: a message (0), or a bundle of that many
+      messages += in_bundle > 0 ? in_bundle : 1;
+      bundled += in_bundle;
+    }
   };
   Result<Made> insert_messages(std::string_view project, store::InsertTextRequest batch,
-                               const std::vector<int>& weights) const;
+                               std::vector<int> weights) const;
+  Result<Made> insert_one_by_one(std::string_view project, const store::InsertTextRequest& batch,
+                                 const std::vector<int>& weights) const;
+  Result<std::set<std::string>> present_keys(std::string_view project,
+                                             const std::vector<std::string>& texts) const;
   Status remove_events(std::string_view project, const std::vector<std::string>& keys,
                        int64_t now_ms) const;
   Status remove_for_good(std::string_view project, std::string_view collection,
@@ -146,14 +157,19 @@ class Outbox {
   Result<std::optional<Message>> take(std::string_view project, std::string_view endpoint,
                                       const nlohmann::json& doc, std::string_view owner,
                                       int64_t now_ms, int64_t lease_ms) const;
-  Result<std::optional<Bundle>> oldest_bundle(std::string_view project,
-                                              std::string_view endpoint) const;
-  Status unpack(std::string_view project, const Bundle& bundle, int64_t now_ms) const;
+  // outbox_bundles.cpp. unpack_oldest_bundle: false when the endpoint has none.
+  Result<bool> unpack_oldest_bundle(std::string_view project, std::string_view endpoint,
+                                    int64_t now_ms) const;
   Status unpack_bundles(std::string_view project, const std::optional<std::string>& endpoint,
                         int64_t now_ms) const;
+  Status unpack_or_set_aside(std::string_view project, const nlohmann::json& doc,
+                             int64_t now_ms) const;
+  Status unpack(std::string_view project, const Bundle& bundle, int64_t now_ms) const;
 
   // How many more messages than asked for a claim reads: those other workers win meanwhile.
   static constexpr int kClaimSlack = 8;
+  // Bundles a claim unpacks at most: a claim that comes up short because others won the
+  // messages of the one it unpacked may go on to the next, but never through a whole backlog.
   static constexpr int kMaxUnpacksPerClaim = 2;
   static constexpr int kUnpackBatch = 20;  // bundles read at a time by unpack_bundles
 

@@ -407,6 +407,7 @@ TEST(Webhooks, ASlowEndpointDoesNotHoldBackAnother) {
   EXPECT_EQ(fast.wait_for(6, 20s).size(), 6u);
   EXPECT_LE(slow.deliveries().size(), 2u) << "the fast endpoint waited for the slow one";
   // Its thread busy, the slow endpoint's messages wait in bundles: listed as messages all the same.
+  EXPECT_GE(daemon->metric("opbase_webhooks_bundled_total").value_or(0), 1);
   HttpResponse listed = daemon->call({{"op", "webhooks.message.list"}, {"endpoint", "whep_config"}},
                                      {{"X-Admin-Key", kAdminKey}});
   ASSERT_EQ(listed.status, 200) << listed.describe();

@@ -460,6 +460,76 @@ TEST_F(Outboxes, TheListUnpacksBundlesSoItShowsAndCountsTheirMessages) {
   EXPECT_EQ(*outbox_.resend("p", bundle_key, env_.now_ms()), "missing");
 }
 
+// A claim unpacks two bundles at most; the next claim goes on.
+TEST_F(Outboxes, AClaimUnpacksAFewBundlesAtMostAndTheNextGoesOn) {
+  const auto slow = source({endpoint("slow", {"document.created"})});
+  const auto behind = [](const std::string&) { return true; };
+  for (int i = 0; i < 3; ++i) {
+    insert_documents(2);
+    ASSERT_EQ(outbox_.fan_out("p", slow, env_.now_ms(), 100, behind)->bundled, 2);
+    env_.fake().advance_ms(5);
+  }
+  EXPECT_TRUE(*outbox_.has_bundles("p", "slow"));
+  auto first = outbox_.claim("p", "slow", "d", env_.now_ms(), 10'000, 10);
+  ASSERT_TRUE(first) << first.status().to_string();
+  EXPECT_EQ(first->size(), 4u) << "the messages of the two oldest bundles";
+  EXPECT_TRUE(*outbox_.has_bundles("p", "slow"));
+  auto rest = outbox_.claim("p", "slow", "d", env_.now_ms(), 10'000, 10);
+  EXPECT_EQ(rest->size(), 2u);
+  EXPECT_FALSE(*outbox_.has_bundles("p", "slow"));
+  EXPECT_FALSE(*outbox_.has_bundles("p", "other"));
+}
+
+// A bundle that does not read is set aside (archived), not left first in line for ever.
+TEST_F(Outboxes, ABundleThatDoesNotReadIsSetAsideAndTheNextIsUnpacked) {
+  const json unreadable = {{"_key", "bdl_broken"},
+                           {"_userkey", "webhooks-bundles/slow"},
+                           {"_created_at", "2000-01-01T00:00:00.000Z"},
+                           {"endpoint", "slow"},
+                           {"state", "bundled"},
+                           {"next_ms", 0}};  // no events
+  ASSERT_TRUE(store_.insert("p", {std::string(kMessagesCollection), {unreadable}}));
+  insert_documents(2);
+  ASSERT_EQ(outbox_
+                .fan_out("p", source({endpoint("slow", {"document.created"})}), env_.now_ms(), 100,
+                         [](const std::string&) { return true; })
+                ->bundled,
+            2);
+  auto claimed = outbox_.claim("p", "slow", "d", env_.now_ms(), 10'000, 10);
+  ASSERT_TRUE(claimed) << claimed.status().to_string();
+  EXPECT_EQ(claimed->size(), 2u);
+  const std::vector<json> aside = env_.documents("p", kMessagesCollection, store::State::kArchived);
+  ASSERT_EQ(aside.size(), 1u);
+  EXPECT_EQ(aside[0]["_key"], "bdl_broken");
+  // The list sets it aside too, and ends.
+  json second = unreadable;
+  second["_key"] = "bdl_broken_2";
+  ASSERT_TRUE(store_.insert("p", {std::string(kMessagesCollection), {second}}));
+  auto page = outbox_.list("p", std::string("slow"), std::string("pending"), 50, 0, env_.now_ms());
+  ASSERT_TRUE(page) << page.status().to_string();
+  EXPECT_EQ(env_.documents("p", kMessagesCollection, store::State::kArchived).size(), 2u);
+}
+
+// Events bundled, then fanned out again (a crash before they were removed) for an endpoint no
+// longer behind: made as messages then, and the bundle, unpacked later, makes none twice.
+TEST_F(Outboxes, EventsBundledThenMadeAsMessagesAreNotMadeTwice) {
+  insert_documents(3);
+  const std::vector<json> kept = env_.documents("p", store::kEventsCollection);
+  const auto slow = source({endpoint("slow", {"document.created"})});
+  ASSERT_EQ(outbox_.fan_out("p", slow, env_.now_ms(), 100, [](const std::string&) { return true; })
+                ->bundled,
+            3);
+  ASSERT_TRUE(store_.insert("p", {std::string(store::kEventsCollection), kept}));
+  auto again = outbox_.fan_out("p", slow, env_.now_ms());
+  ASSERT_TRUE(again) << again.status().to_string();
+  EXPECT_EQ(again->bundled, 0);
+  auto claimed = outbox_.claim("p", "slow", "d", env_.now_ms(), 10'000, 10);
+  ASSERT_TRUE(claimed) << claimed.status().to_string();
+  EXPECT_EQ(claimed->size(), 3u);
+  EXPECT_FALSE(*outbox_.has_bundles("p", "slow"));
+  EXPECT_EQ(messages().size(), 3u);
+}
+
 TEST_F(Outboxes, AFinalFailureEndsTheMessageWithoutARetry) {
   queue_messages(1);
   auto claimed = outbox_.claim("p", "a", "d", env_.now_ms(), 10'000, 1);
