@@ -1,9 +1,7 @@
 #include "bundle.hpp"
 
-#include <openssl/sha.h>
-
+#include "derived_id.hpp"
 #include "json_string.hpp"
-#include "opbase/hex.hpp"
 #include "opbase/iso_time.hpp"
 
 namespace opbase::webhooks {
@@ -11,16 +9,12 @@ namespace {
 
 using nlohmann::json;
 
-// Time first, as in message ids: new bundles are appended to the store's key index. Then a
-// digest of everything the bundle holds: only the same events for the same endpoint make the
+// A digest of everything the bundle holds: only the same events for the same endpoint make the
 // same key, so a bundle taken for one already made (insert: duplicate key) is always that one.
 std::string bundle_key(std::string_view endpoint, std::string_view events, int64_t first_ms) {
-  std::string input(endpoint);
-  input.append(1, '\n').append(events);
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(input.data()), input.size(), digest);
-  return "bdl_" + time_hex(first_ms) +
-         hex_encode(std::string_view(reinterpret_cast<const char*>(digest), 10));
+  std::string content(endpoint);
+  content.append(1, '\n').append(events);
+  return derived_id("bdl_", first_ms, content);
 }
 
 }  // namespace

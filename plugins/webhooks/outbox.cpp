@@ -1,13 +1,11 @@
 #include "outbox.hpp"
 
-#include <openssl/sha.h>
-
 #include <algorithm>
 #include <set>
 
 #include "bundle.hpp"
+#include "derived_id.hpp"
 #include "kept_event.hpp"
-#include "opbase/hex.hpp"
 #include "opbase/iso_time.hpp"
 #include "opbase/json_text.hpp"
 #include "outbox_documents.hpp"
@@ -43,11 +41,7 @@ Message Message::from_document(const json& doc) {
 
 std::string Outbox::message_id(std::string_view event_id, std::string_view endpoint_id,
                                int64_t event_ms) {
-  const std::string input = std::string(event_id) + "/" + std::string(endpoint_id);
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(input.data()), input.size(), digest);
-  return "msg_" + time_hex(event_ms) +
-         hex_encode(std::string_view(reinterpret_cast<const char*>(digest), 10));
+  return derived_id("msg_", event_ms, std::string(event_id) + "/" + std::string(endpoint_id));
 }
 
 json Outbox::payload_of(const json& message) {

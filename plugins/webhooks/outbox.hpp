@@ -7,7 +7,7 @@
 //    before the event was removed, two daemons at once) makes no second message;
 //  - for an endpoint that is behind (every delivery thread it may hold is busy with it), the
 //    messages of one fan_out go into one bundle (bundle.hpp) rather than one document each;
-//    claim unpacks a bundle when it reaches it, list before it reads;
+//    claim unpacks the oldest bundle when the queue has no more due, list all before it reads;
 //  - each endpoint has its own queue, so one that answers slowly never holds back another's;
 //  - claim takes a due message of one endpoint with a lease: a conditional update that only one
 //    caller wins, and that expires if its daemon dies mid-attempt;

@@ -58,7 +58,10 @@ Status Outbox::unpack_or_set_aside(std::string_view project, const json& doc,
                             "unreadable-bundle",
                             now_ms};
   auto moved = store_.change_state(project, aside);
-  return moved ? Status::ok() : moved.status();
+  if (!moved) return moved.status();
+  // Nothing moved would leave it first in line, and unpack_bundles reading it for ever.
+  if (moved->keys.empty()) return Status::internal("webhooks: a bundle could not be set aside");
+  return Status::ok();
 }
 
 // The bundle's messages into the queue in its place (due from its time, so they keep its place in

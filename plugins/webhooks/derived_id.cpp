@@ -1,0 +1,16 @@
+#include "derived_id.hpp"
+
+#include <openssl/sha.h>
+
+#include "opbase/hex.hpp"
+
+namespace opbase::webhooks {
+
+std::string derived_id(std::string_view prefix, int64_t time_ms, std::string_view content) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(content.data()), content.size(), digest);
+  return std::string(prefix) + time_hex(time_ms) +
+         hex_encode(std::string_view(reinterpret_cast<const char*>(digest), 10));
+}
+
+}  // namespace opbase::webhooks
