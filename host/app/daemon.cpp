@@ -99,7 +99,7 @@ void Daemon::load_plugins() {
 Status Daemon::serve() {
   auto settings = GatewaySettings::from(config_);
   if (!settings) return settings.status();
-  dispatcher_ = std::make_unique<Dispatcher>(*projects_, registry_, settings->max_body_bytes,
+  dispatcher_ = std::make_unique<Dispatcher>(*projects_, registry_, settings->max_json_values,
                                              settings->admin_key_digest);
   metrics_.set_extra_source([this] { return metrics_extra(); });
   gateway_ = std::make_unique<HttpGateway>(*settings, *dispatcher_, metrics_,

@@ -32,10 +32,13 @@ Status authentication_failed(std::string message) {
 constexpr int kMaxNesting = 512;
 
 // What the dispatcher needs from the body: that it is valid JSON, not nested deeper than
-// kMaxNesting, an object, and its top-level "op" and "query" members. One SAX pass gets all of
-// that without building the tree the dispatcher would throw away (the plugin gets the text).
+// kMaxNesting, with at most `max_values` values, an object, and its top-level "op" and "query"
+// members. One SAX pass gets all of that without building the tree the dispatcher would throw
+// away (the plugin gets the text). The value count bounds what a handler's parse of the body can
+// cost: a tree takes tens of bytes a value, so a body of small values grows twentyfold in memory.
 class BodyScan final : public nlohmann::json_sax<nlohmann::json> {
  public:
+  explicit BodyScan(size_t max_values) : max_values_(max_values) {}
   enum class Kind { kAbsent, kString, kOther };
   struct Member {
     Kind kind = Kind::kAbsent;
@@ -43,6 +46,7 @@ class BodyScan final : public nlohmann::json_sax<nlohmann::json> {
   };
   bool is_object = false;
   bool too_deep = false;
+  bool too_many_values = false;
   Member op, query;
   size_t error_byte = 0;
 
@@ -53,6 +57,7 @@ class BodyScan final : public nlohmann::json_sax<nlohmann::json> {
   bool number_float(number_float_t, const string_t&) override { return value(); }
   bool binary(binary_t&) override { return value(); }
   bool string(string_t& text) override {
+    if (!count()) return false;
     if (depth_ == 1 && current_ != nullptr) {
       current_->kind = Kind::kString;  // a repeated key: the last one wins, as in the tree
       current_->text = std::move(text);
@@ -84,7 +89,13 @@ class BodyScan final : public nlohmann::json_sax<nlohmann::json> {
   }
 
  private:
+  bool count() {
+    if (++values_ <= max_values_) return true;
+    too_many_values = true;
+    return false;  // stops the parse here
+  }
   bool value() {
+    if (!count()) return false;
     if (depth_ == 1 && current_ != nullptr) {
       current_->kind = Kind::kOther;
       current_->text.clear();
@@ -93,13 +104,15 @@ class BodyScan final : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
   bool open() {
-    value();
+    if (!value()) return false;
     if (++depth_ > kMaxNesting) {
       too_deep = true;
       return false;  // stops the parse here
     }
     return true;
   }
+  const size_t max_values_;
+  size_t values_ = 0;
   int depth_ = 0;
   Member* current_ = nullptr;
 };
@@ -146,12 +159,7 @@ void fill_error(ApiAnswer& answer, const Status& status, std::string_view reques
   answer.http_status = http_status_override ? http_status_override : status.http_status();
   answer.body = error_envelope(status, request_id);
   answer.metric_code = status.code();
-  if (status.code() == code::kRateLimitExceeded || status.code() == code::kQuotaExceeded) {
-    const auto& d = status.details();
-    if (d.is_object() && d.contains("retry_after") && d["retry_after"].is_number_integer()) {
-      answer.headers.emplace_back("Retry-After", std::to_string(d["retry_after"].get<int64_t>()));
-    }
-  }
+  if (auto seconds = retry_after(status)) answer.headers.emplace_back("Retry-After", *seconds);
 }
 
 }  // namespace
@@ -211,6 +219,22 @@ Result<Dispatcher::Caller> Dispatcher::authorize(const OpEntry& op, const Projec
   return Caller{std::move(subject), std::move(claims), std::string(token)};
 }
 
+Result<const Project*> Dispatcher::admit(std::optional<std::string_view> endpoint_key,
+                                         std::string_view api_key) const {
+  if (api_key.empty()) return authentication_failed("missing X-API-KEY header");
+  if (!endpoint_key) {
+    const Project* project = projects_.by_api_key(api_key);
+    if (project == nullptr) return authentication_failed("invalid API key");
+    return project;
+  }
+  const Project* project = projects_.by_endpoint_key(*endpoint_key);
+  if (project == nullptr) return authentication_failed("no project has this endpoint key");
+  if (!Projects::api_key_matches(*project, api_key)) {
+    return authentication_failed("invalid API key");
+  }
+  return project;
+}
+
 ApiAnswer Dispatcher::handle(const ApiCall& call) const {
   ApiAnswer answer;
   auto fail = [&](const Status& status, int http_status = 0) {
@@ -218,29 +242,20 @@ ApiAnswer Dispatcher::handle(const ApiCall& call) const {
     return answer;
   };
 
-  // 1. The project, and its API key (compared in constant time).
-  const Project* project = nullptr;
-  if (call.api_key.empty()) return fail(authentication_failed("missing X-API-KEY header"));
-  if (call.endpoint_key) {
-    project = projects_.by_endpoint_key(*call.endpoint_key);
-    if (project == nullptr) return fail(authentication_failed("no project has this endpoint key"));
-    if (!Projects::api_key_matches(*project, call.api_key)) {
-      return fail(authentication_failed("invalid API key"));
-    }
-  } else {
-    project = projects_.by_api_key(call.api_key);
-    if (project == nullptr) return fail(authentication_failed("invalid API key"));
-  }
+  // 1. The project, and its API key.
+  const Result<const Project*> admitted = admit(call.endpoint_key, call.api_key);
+  if (!admitted) return fail(admitted.status());
+  const Project* project = *admitted;
 
-  // 2. The body: size, JSON, an object, the op.
-  if (call.body_too_large) {
-    return fail(
-        Status(code::kPayloadTooLarge,
-               "the request body is larger than " + std::to_string(max_body_bytes_) + " bytes",
-               {{"max_bytes", max_body_bytes_}}));
-  }
-  BodyScan scan;
+  // 2. The body: JSON, not too many values, an object, the op.
+  BodyScan scan(max_json_values_);
   if (!nlohmann::json::sax_parse(call.body, &scan)) {
+    if (scan.too_many_values) {
+      return fail(Status(code::kPayloadTooLarge,
+                         "the request body holds more than " + std::to_string(max_json_values_) +
+                             " JSON values",
+                         {{"max_values", max_json_values_}}));
+    }
     if (scan.too_deep) {
       return fail(Status::validation(
           "the request body is nested deeper than " + std::to_string(kMaxNesting) + " levels",

@@ -1,7 +1,9 @@
 // Dispatcher: the gateway's pipeline for one API call, independent of HTTP so it can be tested
-// directly: project by endpoint key (or by API key on /api), API key, body size, JSON, op name,
-// the op's access need (bearer token through the "auth.verify_token" service), the handler call,
-// and the envelope. Every failure becomes the spec's error envelope with its HTTP status.
+// directly: project by endpoint key (or by API key on /api), API key, JSON (one scan that builds
+// nothing, refusing a body of more than `max_json_values` values before any handler parses it),
+// op name, the op's access need (bearer token through the "auth.verify_token" service), the
+// handler call, and the envelope. Every failure becomes the spec's error envelope with its HTTP
+// status. The body's size is the HTTP front's to limit: it refuses a large body before reading it.
 //
 // Thread-safety: handle() is called concurrently from the HTTP worker threads; the dispatcher
 // only reads the registry and projects, which do not change while serving.
@@ -25,7 +27,6 @@ struct ApiCall {
   std::string_view authorization;                // Authorization header, empty when absent
   std::string_view admin_key;                    // X-Admin-Key header, empty when absent
   std::string_view body;
-  bool body_too_large = false;  // the reader stopped at max_body_bytes
   std::string_view request_id;
   std::string_view client_address;
 };
@@ -45,17 +46,24 @@ inline constexpr std::string_view kStatementOp = "collection.statement";
 
 class Dispatcher {
  public:
+  // `max_json_values`: the most values (each scalar, object and array counts one) a body may hold.
   // `admin_key_digest`: SHA-256 of `server.admin_key`, or empty when none is configured.
-  Dispatcher(const Projects& projects, const Registry& registry, size_t max_body_bytes,
+  Dispatcher(const Projects& projects, const Registry& registry, size_t max_json_values,
              std::string admin_key_digest = "")
       : projects_(projects),
         registry_(registry),
-        max_body_bytes_(max_body_bytes),
+        max_json_values_(max_json_values),
         admin_key_digest_(std::move(admin_key_digest)) {}
 
   ApiAnswer handle(const ApiCall& call) const;
 
-  size_t max_body_bytes() const { return max_body_bytes_; }
+  // The first step of handle(), on its own: the project of the endpoint key (or of the API key
+  // when there is no endpoint key) and its API key, compared in constant time. The HTTP front
+  // calls it when a request's headers have arrived, so a caller without the key is refused
+  // before its body is read. AUTHENTICATION_FAILED when the key does not fit.
+  Result<const Project*> admit(std::optional<std::string_view> endpoint_key,
+                               std::string_view api_key) const;
+
   // For the gateway's other routes on a project (the JWKS route).
   const Projects& projects() const { return projects_; }
   const Registry& registry() const { return registry_; }
@@ -72,7 +80,7 @@ class Dispatcher {
 
   const Projects& projects_;
   const Registry& registry_;
-  const size_t max_body_bytes_;
+  const size_t max_json_values_;
   const std::string admin_key_digest_;
 };
 

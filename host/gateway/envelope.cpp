@@ -43,4 +43,16 @@ std::string error_envelope(const Status& status, std::string_view request_id) {
                                                           nlohmann::json::error_handler_t::replace);
 }
 
+std::optional<std::string> retry_after(const Status& status) {
+  if (status.code() != code::kRateLimitExceeded && status.code() != code::kQuotaExceeded) {
+    return std::nullopt;
+  }
+  const nlohmann::json& details = status.details();
+  if (!details.is_object() || !details.contains("retry_after") ||
+      !details["retry_after"].is_number_integer()) {
+    return std::nullopt;
+  }
+  return std::to_string(details["retry_after"].get<int64_t>());
+}
+
 }  // namespace opbase::host

@@ -19,4 +19,8 @@ std::string success_envelope(std::string_view data, const std::optional<std::str
 // INTERNAL_ERROR also carries the request id in details (DECISIONS 4).
 std::string error_envelope(const Status& status, std::string_view request_id);
 
+// The Retry-After header's value for an error: its `details.retry_after` seconds when the code is
+// RATE_LIMIT_EXCEEDED or QUOTA_EXCEEDED and that is an integer; nullopt otherwise.
+std::optional<std::string> retry_after(const Status& status);
+
 }  // namespace opbase::host

@@ -1,21 +1,7 @@
 #include "gateway/http_gateway.hpp"
 
-#include <Poco/Net/HTTPRequestHandler.h>
-#include <Poco/Net/HTTPRequestHandlerFactory.h>
-#include <Poco/Net/HTTPServer.h>
-#include <Poco/Net/HTTPServerParams.h>
-#include <Poco/Net/HTTPServerRequest.h>
-#include <Poco/Net/HTTPServerResponse.h>
-#include <Poco/Net/NetException.h>
-#include <Poco/Net/ServerSocket.h>
-#include <Poco/ThreadPool.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
-
 #include <chrono>
-#include <optional>
 #include <random>
-#include <thread>
 
 #include "gateway/envelope.hpp"
 #include "gateway/jwks_route.hpp"
@@ -24,11 +10,6 @@
 
 namespace opbase::host {
 namespace {
-
-using Poco::Net::HTTPRequest;
-using Poco::Net::HTTPResponse;
-using Poco::Net::HTTPServerRequest;
-using Poco::Net::HTTPServerResponse;
 
 // Request ids need to be unique, not secret: a per-thread generator seeded once from the OS.
 std::string new_request_id() {
@@ -43,53 +24,62 @@ std::string new_request_id() {
 }
 
 // A client may bring its own request id (from a proxy, say) if it is short and plain.
-std::string request_id_for(const HTTPServerRequest& request) {
-  const std::string& given = request.get("X-Request-Id", "");
+std::string request_id_for(const http::RequestHead& head) {
+  const std::string_view given = head.field("X-Request-Id");
   if (given.empty() || given.size() > 64) return new_request_id();
   for (char c : given) {
     const bool plain =
         std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
     if (!plain) return new_request_id();
   }
-  return given;
+  return std::string(given);
 }
 
-// The client's IP address as text, without Poco's IPAddress copy and its toString() allocations.
-std::string client_host(const Poco::Net::SocketAddress& address) {
-  const sockaddr* sa = address.addr();
-  char text[INET6_ADDRSTRLEN];
-  const void* raw =
-      sa->sa_family == AF_INET6
-          ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(sa)->sin6_addr)
-          : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(sa)->sin_addr);
-  if (inet_ntop(sa->sa_family, raw, text, sizeof text) == nullptr) return address.host().toString();
-  return text;
+bool is_api_path(std::string_view path) {
+  return path == "/api" || path.starts_with("/api/");
 }
 
-// Reads at most `max` bytes of body; sets `too_large` when more was on offer. `length` is the
-// Content-Length header when there is one (Poco looks it up and parses it on every call: once).
-std::string read_body(HTTPServerRequest& request, std::optional<int64_t> length, size_t max,
-                      bool* too_large) {
-  *too_large = false;
-  if (length && *length > static_cast<int64_t>(max)) {
-    *too_large = true;
-    return {};
-  }
-  std::string body;
-  if (length && *length > 0) body.reserve(static_cast<size_t>(*length));
-  std::istream& in = request.stream();
-  char chunk[16384];
-  while (in) {
-    in.read(chunk, sizeof chunk);
-    const auto got = static_cast<size_t>(in.gcount());
-    if (got == 0) break;
-    if (body.size() + got > max) {
-      *too_large = true;
-      return {};
-    }
-    body.append(chunk, got);
-  }
-  return body;
+// The endpoint key of an API path: nullopt for "/api" and "/api/", the rest after "/api/"
+// otherwise (which may hold a '/', making it no route).
+std::optional<std::string_view> endpoint_key_of(std::string_view path) {
+  if (path.size() <= 5) return std::nullopt;
+  return path.substr(5);
+}
+
+http::Response json_response(int status, std::string body, const std::string& request_id) {
+  http::Response response;
+  response.status = status;
+  response.body = std::move(body);
+  response.headers.emplace_back("X-Request-Id", request_id);
+  return response;
+}
+
+http::Response error_response(int status, const Status& error, const std::string& request_id) {
+  http::Response response = json_response(status, error_envelope(error, request_id), request_id);
+  if (auto seconds = retry_after(error)) response.headers.emplace_back("Retry-After", *seconds);
+  return response;
+}
+
+http::Response no_route(const http::RequestHead& head, const std::string& request_id) {
+  const std::string path = std::string(head.path().substr(0, 256));
+  return error_response(404,
+                        Status(code::kUnknownOperation, "no route " + head.method + " " + path,
+                               {{"method", head.method}, {"path", path}}),
+                        request_id);
+}
+
+// A 405 naming the allowed method, or nullopt when `head` uses it (or HEAD).
+std::optional<http::Response> unless_method(const http::RequestHead& head, const char* allowed,
+                                            const std::string& request_id) {
+  if (head.method == allowed || head.method == "HEAD") return std::nullopt;
+  http::Response response =
+      error_response(405,
+                     Status(code::kUnknownOperation,
+                            "this path answers " + std::string(allowed) + ", not " + head.method,
+                            {{"method", head.method}}),
+                     request_id);
+  response.headers.emplace_back("Allow", allowed);
+  return response;
 }
 
 // Counts one API request as in flight for as long as it lives, exceptions included.
@@ -104,230 +94,56 @@ class InFlight {
   Metrics& metrics_;
 };
 
-// The most of a refused (too large) body the gateway reads and drops after answering 413.
-constexpr size_t kMaxDiscardBytes = 64u << 20;
-
-class GatewayHandler final : public Poco::Net::HTTPRequestHandler {
- public:
-  GatewayHandler(const Dispatcher& dispatcher, Metrics& metrics,
-                 const std::function<ReadinessReport()>& readiness)
-      : dispatcher_(dispatcher), metrics_(metrics), readiness_(readiness) {}
-
-  void handleRequest(HTTPServerRequest& request, HTTPServerResponse& response) override {
-    const auto started = std::chrono::steady_clock::now();
-    const std::string request_id = request_id_for(request);
-    response.set("X-Request-Id", request_id);
-    std::string path = request.getURI();
-    if (auto q = path.find('?'); q != std::string::npos) path.resize(q);
-    const std::string& method = request.getMethod();
-
-    // Before the API calls: it is a path below an endpoint key, which they refuse.
-    if (const auto endpoint_key = jwks_endpoint_key(path)) {
-      if (!allow(response, method, "GET", request_id)) return;
-      drain(request);
-      const ApiAnswer answer =
-          serve_jwks(dispatcher_.projects(), dispatcher_.registry(), *endpoint_key, request_id);
-      send(response, answer.http_status, "application/json", answer.body, answer.headers);
-      return;
-    }
-    if (path == "/api" || path == "/api/" || path.starts_with("/api/")) {
-      InFlight in_flight(metrics_);
-      ApiAnswer answer = serve_api_guarded(request, response, path, method, request_id);
-      send(response, answer.http_status, "application/json", answer.body, answer.headers);
-      // The client may still be sending the refused body: take it in (bounded) so it can finish
-      // and read the 413, instead of meeting a connection reset.
-      if (answer.metric_code == code::kPayloadTooLarge) drain(request, kMaxDiscardBytes);
-      const double seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      metrics_.record_request(answer.metric_op, answer.metric_code, seconds);
-      return;
-    }
-    if (path == "/healthz") {
-      if (!allow(response, method, "GET", request_id)) return;
-      send(response, 200, "application/json", "{\"status\":\"ok\"}", {});
-      return;
-    }
-    if (path == "/readyz") {
-      if (!allow(response, method, "GET", request_id)) return;
-      const ReadinessReport report = readiness_();
-      send(response, report.ready ? 200 : 503, "application/json", report.json, {});
-      return;
-    }
-    if (path == "/metrics") {
-      if (!allow(response, method, "GET", request_id)) return;
-      send(response, 200, "text/plain; version=0.0.4; charset=utf-8", metrics_.render(), {});
-      return;
-    }
-    drain(request);
-    send_error(response, 404,
-               Status(code::kUnknownOperation, "no route " + method + " " + path.substr(0, 256),
-                      {{"method", method}, {"path", path.substr(0, 256)}}),
-               request_id);
-  }
-
- private:
-  // Whatever goes wrong inside, the client gets an envelope and the log the reason.
-  ApiAnswer serve_api_guarded(HTTPServerRequest& request, HTTPServerResponse& response,
-                              const std::string& path, const std::string& method,
-                              const std::string& request_id) {
-    try {
-      return serve_api(request, response, path, method, request_id);
-    } catch (const std::exception& e) {
-      log::error("gateway", "request " + request_id + " failed: " + e.what());
-    } catch (...) {
-      log::error("gateway", "request " + request_id + " failed with an unknown exception");
-    }
-    ApiAnswer answer;
-    answer.http_status = 500;
-    answer.body = error_envelope(Status::internal("internal error"), request_id);
-    answer.metric_code = std::string(code::kInternalError);
-    return answer;
-  }
-
-  ApiAnswer serve_api(HTTPServerRequest& request, HTTPServerResponse& response,
-                      const std::string& path, const std::string& method,
-                      const std::string& request_id) {
-    ApiAnswer answer;
-    std::optional<std::string_view> endpoint_key;
-    if (path.size() > 5) {  // "/api/..."
-      std::string_view key = std::string_view(path).substr(5);
-      if (key.find('/') != std::string_view::npos) {
-        drain(request);
-        answer.http_status = 404;
-        answer.body = error_envelope(
-            Status(code::kUnknownOperation, "no route " + method + " " + path.substr(0, 256),
-                   {{"method", method}, {"path", path.substr(0, 256)}}),
-            request_id);
-        answer.metric_code = std::string(code::kUnknownOperation);
-        return answer;
-      }
-      endpoint_key = key;
-    }
-    if (method != HTTPRequest::HTTP_POST) {
-      drain(request);
-      response.set("Allow", "POST");
-      answer.http_status = 405;
-      answer.body =
-          error_envelope(Status(code::kUnknownOperation, "API calls use POST, not " + method,
-                                {{"method", method}}),
-                         request_id);
-      answer.metric_code = std::string(code::kUnknownOperation);
-      return answer;
-    }
-    std::optional<int64_t> content_length;
-    if (request.hasContentLength()) content_length = request.getContentLength64();
-    if (content_length && *content_length < 0) {
-      // Nothing tells where such a body ends: answer and close the connection.
-      response.setKeepAlive(false);
-      answer.http_status = 400;
-      answer.body =
-          error_envelope(Status::validation("the Content-Length header is negative"), request_id);
-      answer.metric_code = std::string(code::kValidationError);
-      return answer;
-    }
-    bool too_large = false;
-    const std::string body =
-        read_body(request, content_length, dispatcher_.max_body_bytes(), &too_large);
-    // A body left unread would be taken for the next request: close the connection instead.
-    if (too_large) response.setKeepAlive(false);
-    const std::string client = client_host(request.clientAddress());
-    ApiCall call;
-    call.endpoint_key = endpoint_key;
-    call.api_key = request.get("X-API-KEY", "");
-    call.authorization = request.get("Authorization", "");
-    call.admin_key = request.get("X-Admin-Key", "");
-    call.body = body;
-    call.body_too_large = too_large;
-    call.request_id = request_id;
-    call.client_address = client;
-    return dispatcher_.handle(call);
-  }
-
-  bool allow(HTTPServerResponse& response, const std::string& method, const char* allowed,
-             const std::string& request_id) {
-    if (method == allowed || method == HTTPRequest::HTTP_HEAD) return true;
-    response.set("Allow", allowed);
-    send_error(response, 405,
-               Status(code::kUnknownOperation,
-                      "this path answers " + std::string(allowed) + ", not " + method,
-                      {{"method", method}}),
-               request_id);
-    return false;
-  }
-
-  // Reads and discards a small body so the connection stays usable; a large one closes it.
-  static void drain(HTTPServerRequest& request, size_t max = 64 * 1024) {
-    std::istream& in = request.stream();
-    char chunk[16384];
-    size_t dropped = 0;
-    while (in && dropped < max) {
-      in.read(chunk, sizeof chunk);
-      const auto got = static_cast<size_t>(in.gcount());
-      if (got == 0) break;
-      dropped += got;
-    }
-  }
-
-  static void send_error(HTTPServerResponse& response, int status, const Status& error,
-                         const std::string& request_id) {
-    send(response, status, "application/json", error_envelope(error, request_id), {});
-  }
-
-  static void send(HTTPServerResponse& response, int status, const std::string& content_type,
-                   const std::string& body,
-                   const std::vector<std::pair<std::string, std::string>>& headers) {
-    response.setStatusAndReason(static_cast<HTTPResponse::HTTPStatus>(status));
-    response.setContentType(content_type);
-    for (const auto& [name, value] : headers) response.set(name, value);
-    response.sendBuffer(body.data(), body.size());
-  }
-
-  const Dispatcher& dispatcher_;
-  Metrics& metrics_;
-  const std::function<ReadinessReport()>& readiness_;
-};
-
-class GatewayFactory final : public Poco::Net::HTTPRequestHandlerFactory {
- public:
-  GatewayFactory(const Dispatcher& dispatcher, Metrics& metrics,
-                 const std::function<ReadinessReport()>& readiness)
-      : dispatcher_(dispatcher), metrics_(metrics), readiness_(readiness) {}
-  Poco::Net::HTTPRequestHandler* createRequestHandler(const HTTPServerRequest&) override {
-    return new GatewayHandler(dispatcher_, metrics_, readiness_);
-  }
-
- private:
-  const Dispatcher& dispatcher_;
-  Metrics& metrics_;
-  const std::function<ReadinessReport()>& readiness_;
-};
-
 }  // namespace
 
 Result<GatewaySettings> GatewaySettings::from(const Config& config) {
   GatewaySettings s;
-  s.host = config.get_or("server.host", s.host);
-  auto port = config.get_int("server.port", 0, 65535);
-  auto threads = config.get_int("server.threads", 1, 4096);
-  auto queue = config.get_int("server.queue", 1, 1 << 20);
-  auto keep_alive = config.get_bool("server.keep_alive");
-  auto keep_alive_timeout = config.get_int("server.keep_alive_timeout_s", 1, 3600);
-  auto max_keep_alive = config.get_int("server.max_keep_alive_requests", 0, INT32_MAX);
-  auto receive_timeout = config.get_int("server.receive_timeout_s", 1, 3600);
-  auto max_body = config.get_int("server.max_body_bytes", 1024, int64_t{1} << 32);
-  for (const Status& st : {port.status(), threads.status(), queue.status(), keep_alive.status(),
-                           keep_alive_timeout.status(), max_keep_alive.status(),
-                           receive_timeout.status(), max_body.status()}) {
-    if (!st) return st;
+  http::ServerSettings& server = s.server;
+  server.host = config.get_or("server.host", server.host);
+  struct IntKey {
+    const char* name;
+    int64_t min, max;
+    int* target;
+  };
+  int64_t max_body = 0, max_inflight = 0, max_values = 0;
+  const IntKey int_keys[] = {
+      {"server.port", 0, 65535, &server.port},
+      {"server.threads", 1, 4096, &server.threads},
+      {"server.queue", 1, 1 << 20, &server.queue},
+      {"server.keep_alive_timeout_s", 1, 3600, &server.keep_alive_timeout_s},
+      {"server.max_keep_alive_requests", 0, INT32_MAX, &server.max_keep_alive_requests},
+      {"server.header_timeout_s", 1, 3600, &server.header_timeout_s},
+      {"server.receive_timeout_s", 1, 3600, &server.receive_timeout_s},
+      {"server.send_timeout_s", 1, 3600, &server.send_timeout_s},
+      {"server.max_connections", 1, 1 << 22, &server.max_connections},
+      {"server.max_connections_per_address", 0, 1 << 22, &server.max_connections_per_address},
+  };
+  for (const IntKey& key : int_keys) {
+    auto value = config.get_int(key.name, key.min, key.max);
+    if (!value) return value.status();
+    *key.target = static_cast<int>(*value);
   }
-  s.port = static_cast<int>(*port);
-  s.threads = static_cast<int>(*threads);
-  s.queue = static_cast<int>(*queue);
-  s.keep_alive = *keep_alive;
-  s.keep_alive_timeout_s = static_cast<int>(*keep_alive_timeout);
-  s.max_keep_alive_requests = static_cast<int>(*max_keep_alive);
-  s.receive_timeout_s = static_cast<int>(*receive_timeout);
-  s.max_body_bytes = static_cast<size_t>(*max_body);
+  const std::pair<const char*, int64_t*> size_keys[] = {
+      {"server.max_body_bytes", &max_body},
+      {"server.max_inflight_body_bytes", &max_inflight},
+      {"server.max_json_values", &max_values},
+  };
+  for (const auto& [name, target] : size_keys) {
+    auto value = config.get_int(name, 1024, int64_t{1} << 40);
+    if (!value) return value.status();
+    *target = *value;
+  }
+  auto keep_alive = config.get_bool("server.keep_alive");
+  if (!keep_alive) return keep_alive.status();
+  server.keep_alive = *keep_alive;
+  server.max_body_bytes = static_cast<size_t>(max_body);
+  server.max_inflight_body_bytes = static_cast<size_t>(max_inflight);
+  if (server.max_inflight_body_bytes < server.max_body_bytes) {
+    return Status::validation(
+        "server.max_inflight_body_bytes must be at least server.max_body_bytes (one largest "
+        "body must fit)");
+  }
+  s.max_json_values = static_cast<size_t>(max_values);
   if (const auto admin_key = config.get("server.admin_key"); admin_key && !admin_key->empty()) {
     if (admin_key->size() < 32) {
       return Status::validation("server.admin_key must be at least 32 characters (random ones)");
@@ -342,62 +158,133 @@ HttpGateway::HttpGateway(GatewaySettings settings, const Dispatcher& dispatcher,
     : settings_(std::move(settings)),
       dispatcher_(dispatcher),
       metrics_(metrics),
-      readiness_(std::move(readiness)) {}
+      readiness_(std::move(readiness)),
+      server_(settings_.server, *this) {}
 
-HttpGateway::~HttpGateway() {
-  if (server_) stop(0);
-}
+HttpGateway::~HttpGateway() { stop(0); }
 
 Status HttpGateway::start() {
-  Poco::Net::ServerSocket socket;
-  try {
-    socket.bind(Poco::Net::SocketAddress(settings_.host, static_cast<Poco::UInt16>(settings_.port)),
-                /*reuseAddress=*/true);
-    socket.listen(std::max(64, settings_.queue));
-  } catch (const Poco::Exception& e) {
-    return Status::internal("cannot listen on " + settings_.host + ":" +
-                            std::to_string(settings_.port) + ": " + e.displayText());
-  }
-  port_ = socket.address().port();
-  listener_ = std::make_unique<Poco::Net::ServerSocket>(socket);  // shares the socket
-
-  auto* params = new Poco::Net::HTTPServerParams();
-  params->setMaxThreads(settings_.threads);
-  params->setMaxQueued(settings_.queue);
-  params->setKeepAlive(settings_.keep_alive);
-  params->setKeepAliveTimeout(Poco::Timespan(settings_.keep_alive_timeout_s, 0));
-  params->setMaxKeepAliveRequests(settings_.max_keep_alive_requests);
-  params->setTimeout(Poco::Timespan(settings_.receive_timeout_s, 0));
-  params->setServerName("opbase");
-  // Threads are made up front: the first burst of connections should not wait on thread start.
-  pool_ = std::make_unique<Poco::ThreadPool>(settings_.threads, settings_.threads + 4, 60, 0);
-  server_ = std::make_unique<Poco::Net::HTTPServer>(
-      new GatewayFactory(dispatcher_, metrics_, readiness_), *pool_, socket, params);
-  server_->start();
-  return Status::ok();
+  Status started = server_.start();
+  started_ = started.is_ok();
+  return started;
 }
 
 void HttpGateway::stop(int drain_s) {
-  if (!server_) return;
-  // Stop accepting, then close the listening socket: from now on a new connection is refused at
-  // once (its client may try another instance) rather than left in the backlog until we exit.
-  server_->stop();
-  listener_->close();
-  // stopAll(false): close idle connections, let requests being served finish.
-  std::thread stopper([this] { server_->stopAll(false); });
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(drain_s);
-  while (server_->currentConnections() > 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  if (!started_) return;
+  started_ = false;
+  server_.stop(drain_s);
+}
+
+std::optional<http::Response> HttpGateway::admit(const http::RequestHead& head,
+                                                 std::string_view) const {
+  const std::string_view path = head.path();
+  if (!is_api_path(path) || head.method != "POST") return std::nullopt;
+  const std::optional<std::string_view> endpoint_key = endpoint_key_of(path);
+  // A path below an endpoint key is no API call (the JWKS, or no route): handle() answers it.
+  if (endpoint_key && endpoint_key->find('/') != std::string_view::npos) return std::nullopt;
+  const auto admitted = dispatcher_.admit(endpoint_key, head.field("X-API-KEY"));
+  if (admitted) return std::nullopt;
+  const std::string request_id = request_id_for(head);
+  metrics_.record_request("none", admitted.status().code(), 0);
+  return error_response(admitted.status().http_status(), admitted.status(), request_id);
+}
+
+http::Response HttpGateway::refuse(int http_status, const Status& why) const {
+  return error_response(http_status, why, new_request_id());
+}
+
+http::Response HttpGateway::handle(http::Request& request) const {
+  const http::RequestHead& head = request.head;
+  const std::string request_id = request_id_for(head);
+  const std::string_view path = head.path();
+  // Before the API calls: it is a path below an endpoint key, which they refuse.
+  if (const auto endpoint_key = jwks_endpoint_key(path)) {
+    if (auto refused = unless_method(head, "GET", request_id)) return *refused;
+    const ApiAnswer answer =
+        serve_jwks(dispatcher_.projects(), dispatcher_.registry(), *endpoint_key, request_id);
+    http::Response response = json_response(answer.http_status, answer.body, request_id);
+    for (const auto& header : answer.headers) response.headers.push_back(header);
+    return response;
   }
-  if (server_->currentConnections() > 0) {
-    log::warn("gateway", std::to_string(server_->currentConnections()) +
-                             " connection(s) still busy after the drain time; aborting them");
-    server_->stopAll(true);
+  if (is_api_path(path)) return serve_api(request, request_id);
+  if (path == "/healthz") {
+    if (auto refused = unless_method(head, "GET", request_id)) return *refused;
+    return json_response(200, "{\"status\":\"ok\"}", request_id);
   }
-  stopper.join();
-  server_.reset();
-  pool_->joinAll();
-  pool_.reset();
+  if (path == "/readyz") {
+    if (auto refused = unless_method(head, "GET", request_id)) return *refused;
+    const ReadinessReport report = readiness_();
+    return json_response(report.ready ? 200 : 503, report.json, request_id);
+  }
+  if (path == "/metrics") {
+    if (auto refused = unless_method(head, "GET", request_id)) return *refused;
+    http::Response response =
+        json_response(200, metrics_.render() + server_.metrics_text(), request_id);
+    response.content_type = "text/plain; version=0.0.4; charset=utf-8";
+    return response;
+  }
+  return no_route(head, request_id);
+}
+
+http::Response HttpGateway::serve_api(http::Request& request,
+                                      const std::string& request_id) const {
+  const auto started = std::chrono::steady_clock::now();
+  InFlight in_flight(metrics_);
+  ApiAnswer answer;
+  // Whatever goes wrong inside, the client gets an envelope and the log the reason.
+  try {
+    answer = call_dispatcher(request, request_id);
+  } catch (const std::exception& e) {
+    log::error("gateway", "request " + request_id + " failed: " + e.what());
+    answer = {};
+  } catch (...) {
+    log::error("gateway", "request " + request_id + " failed with an unknown exception");
+    answer = {};
+  }
+  if (answer.body.empty()) {
+    answer.http_status = 500;
+    answer.body = error_envelope(Status::internal("internal error"), request_id);
+    answer.metric_code = std::string(code::kInternalError);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  metrics_.record_request(answer.metric_op, answer.metric_code, seconds);
+  http::Response response = json_response(answer.http_status, std::move(answer.body), request_id);
+  for (auto& header : answer.headers) response.headers.push_back(std::move(header));
+  return response;
+}
+
+ApiAnswer HttpGateway::call_dispatcher(http::Request& request,
+                                       const std::string& request_id) const {
+  const http::RequestHead& head = request.head;
+  const std::optional<std::string_view> endpoint_key = endpoint_key_of(head.path());
+  ApiAnswer answer;
+  if (endpoint_key && endpoint_key->find('/') != std::string_view::npos) {
+    http::Response response = no_route(head, request_id);
+    answer.http_status = response.status;
+    answer.body = std::move(response.body);
+    answer.metric_code = std::string(code::kUnknownOperation);
+    return answer;
+  }
+  if (head.method != "POST") {
+    answer.http_status = 405;
+    answer.body = error_envelope(Status(code::kUnknownOperation,
+                                        "API calls use POST, not " + head.method,
+                                        {{"method", head.method}}),
+                                 request_id);
+    answer.headers.emplace_back("Allow", "POST");
+    answer.metric_code = std::string(code::kUnknownOperation);
+    return answer;
+  }
+  ApiCall call;
+  call.endpoint_key = endpoint_key;
+  call.api_key = head.field("X-API-KEY");
+  call.authorization = head.field("Authorization");
+  call.admin_key = head.field("X-Admin-Key");
+  call.body = request.body;
+  call.request_id = request_id;
+  call.client_address = request.client_address;
+  return dispatcher_.handle(call);
 }
 
 }  // namespace opbase::host

@@ -1,4 +1,5 @@
-// HttpGateway: the Poco HTTP server in front of the Dispatcher. Routes
+// HttpGateway: the routes of the daemon's HTTP front (http::HttpServer), in front of the
+// Dispatcher:
 //   POST /api/{endpoint_key}   ops, and the statement form      (DECISIONS 1)
 //   POST /api                  the same, project chosen by the API key
 //   GET  /api/{endpoint_key}/.well-known/jwks.json   the ID token keys (DECISIONS 17; no API key)
@@ -6,26 +7,21 @@
 //   GET  /readyz               stores reachable, every enabled plugin loaded (503 otherwise)
 //   GET  /metrics              Prometheus text format
 // Anything else is a JSON error: 404 for an unknown path, 405 (with Allow) for a wrong method.
-// Every response carries X-Request-Id.
+// Every response carries X-Request-Id. An API call's endpoint key and API key are checked as soon
+// as its headers arrive, before any of its body is read.
 //
-// Thread-safety: start/stop from the main thread; requests are served on Poco's worker threads.
+// Thread-safety: start/stop from the main thread; requests are served on the server's threads.
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "config/config.hpp"
 #include "gateway/dispatcher.hpp"
+#include "http/http_server.hpp"
 #include "metrics/metrics.hpp"
-
-namespace Poco {
-class ThreadPool;
-namespace Net {
-class HTTPServer;
-class ServerSocket;
-}  // namespace Net
-}  // namespace Poco
 
 namespace opbase::host {
 
@@ -35,15 +31,9 @@ struct ReadinessReport {
 };
 
 struct GatewaySettings {
-  std::string host = "127.0.0.1";
-  int port = 8080;
-  int threads = 64;
-  int queue = 256;
-  bool keep_alive = true;
-  int keep_alive_timeout_s = 15;
-  int max_keep_alive_requests = 0;
-  int receive_timeout_s = 30;
-  size_t max_body_bytes = 4 << 20;
+  http::ServerSettings server;
+  // The most JSON values a request body may hold (server.max_json_values).
+  size_t max_json_values = 200000;
   // SHA-256 of `server.admin_key` (at least 32 characters), or empty: the key that, sent as
   // X-Admin-Key, calls admin ops without an admin's token. Only the digest is kept.
   std::string admin_key_digest;
@@ -51,31 +41,38 @@ struct GatewaySettings {
   static Result<GatewaySettings> from(const Config& config);
 };
 
-class HttpGateway {
+class HttpGateway final : public http::Handler {
  public:
   HttpGateway(GatewaySettings settings, const Dispatcher& dispatcher, Metrics& metrics,
               std::function<ReadinessReport()> readiness);
-  ~HttpGateway();
+  ~HttpGateway() override;
 
   // Binds and starts serving. Fails naming the address when the port cannot be had.
   Status start();
   // The bound port (the real one when configured as 0).
-  int port() const { return port_; }
-  const std::string& host() const { return settings_.host; }
+  int port() const { return server_.port(); }
+  const std::string& host() const { return settings_.server.host; }
 
   // Stops accepting, lets in-flight requests finish (at most `drain_s` seconds), closes idle
   // kept-alive connections.
   void stop(int drain_s);
 
+  // http::Handler
+  std::optional<http::Response> admit(const http::RequestHead& head,
+                                      std::string_view client_address) const override;
+  http::Response handle(http::Request& request) const override;
+  http::Response refuse(int http_status, const Status& why) const override;
+
  private:
+  http::Response serve_api(http::Request& request, const std::string& request_id) const;
+  ApiAnswer call_dispatcher(http::Request& request, const std::string& request_id) const;
+
   GatewaySettings settings_;
   const Dispatcher& dispatcher_;
   Metrics& metrics_;
   std::function<ReadinessReport()> readiness_;
-  std::unique_ptr<Poco::ThreadPool> pool_;  // outlives server_, which runs on it
-  std::unique_ptr<Poco::Net::HTTPServer> server_;
-  std::unique_ptr<Poco::Net::ServerSocket> listener_;  // the server's socket, closed first on stop
-  int port_ = 0;
+  http::HttpServer server_;
+  bool started_ = false;
 };
 
 }  // namespace opbase::host

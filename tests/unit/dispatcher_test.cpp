@@ -23,7 +23,7 @@ using nlohmann::json;
 
 const std::string kAlphaKey = "alpha-api-key-0123456789";
 const std::string kBetaKey = "beta-api-key-0123456789";
-constexpr size_t kMaxBody = 1024;
+constexpr size_t kMaxValues = 1024;
 
 opbase_str str(std::string_view s) { return {s.data(), s.size()}; }
 std::string text(opbase_str s) { return std::string(s.ptr, s.len); }
@@ -186,7 +186,6 @@ struct Call {
   std::string authorization;
   std::string admin_key;
   std::string body = R"({"op":"test.ok"})";
-  bool body_too_large = false;
   std::string request_id = "req-1";
   std::string client_address = "10.0.0.7";
 };
@@ -225,7 +224,7 @@ class DispatcherTest : public ::testing::Test {
     ASSERT_TRUE(registry_.add_op("collection", "collection.statement", OPBASE_ACCESS_API_KEY,
                                  &op_inspect, nullptr));
     ASSERT_TRUE(registry_.add_service("auth", kTokenVerifierService, &verify_token, &verifier_));
-    dispatcher_.emplace(*projects_, registry_, kMaxBody);
+    dispatcher_.emplace(*projects_, registry_, kMaxValues);
   }
 
   void add(std::string_view name, opbase_access access, opbase_op_fn fn) {
@@ -242,7 +241,6 @@ class DispatcherTest : public ::testing::Test {
     call.authorization = c.authorization;
     call.admin_key = c.admin_key;
     call.body = c.body;
-    call.body_too_large = c.body_too_large;
     call.request_id = c.request_id;
     call.client_address = c.client_address;
     return dispatcher.handle(call);
@@ -372,7 +370,6 @@ TEST_F(DispatcherTest, ApiKeyIsCheckedBeforeTheBody) {
   Call c;
   c.api_key = "";
   c.body = "{not json";
-  c.body_too_large = true;
   expect_error(run(c), "AUTHENTICATION_FAILED", 401);
 }
 
@@ -401,15 +398,32 @@ TEST_F(DispatcherTest, PlainApiRouteChoosesTheProjectByApiKey) {
 
 // ---- the body ---------------------------------------------------------------------------------
 
-TEST_F(DispatcherTest, BodyTooLarge) {
+// The body `{"op":"test.ok","a":[0,0,...]}` with `zeros` zeros: 3 + zeros values.
+std::string body_with_zeros(size_t zeros) {
+  std::string body = R"({"op":"test.ok","a":[)";
+  for (size_t i = 0; i < zeros; ++i) body += i ? ",0" : "0";
+  return body + "]}";
+}
+
+TEST_F(DispatcherTest, BodyOfTooManyValuesIsPayloadTooLargeBeforeTheHandler) {
   Call c;
-  c.body_too_large = true;
+  c.body = body_with_zeros(kMaxValues - 3);
+  EXPECT_EQ(run(c).http_status, 200) << "exactly the most values is served";
+  c.body = body_with_zeros(kMaxValues - 2);
   const ApiAnswer answer = run(c);
   const json error = expect_error(answer, "PAYLOAD_TOO_LARGE", 413);
-  EXPECT_EQ(error["details"]["max_bytes"], kMaxBody);
-  EXPECT_NE(error["message"].get<std::string>().find("1024"), std::string::npos);
+  EXPECT_EQ(error["details"]["max_values"], kMaxValues);
+  EXPECT_EQ(error["message"], "the request body holds more than 1024 JSON values");
   EXPECT_EQ(answer.metric_op, "none");
-  EXPECT_EQ(run(c).metric_code, "PAYLOAD_TOO_LARGE");
+  EXPECT_EQ(answer.metric_code, "PAYLOAD_TOO_LARGE");
+}
+
+TEST_F(DispatcherTest, ObjectsAndStringsCountAsValuesToo) {
+  Call c;
+  std::string members;
+  for (size_t i = 0; i < kMaxValues; ++i) members += ",\"k" + std::to_string(i) + "\":{}";
+  c.body = R"({"op":"test.ok")" + members + "}";
+  expect_error(run(c), "PAYLOAD_TOO_LARGE", 413);
 }
 
 TEST_F(DispatcherTest, MalformedJsonSaysWhere) {
@@ -558,7 +572,7 @@ TEST_F(DispatcherTest, StatementFormOnPlainApiRoute) {
 
 TEST_F(DispatcherTest, StatementFormWithoutItsPluginIsUnknown) {
   Registry empty;
-  Dispatcher dispatcher(*projects_, empty, kMaxBody);
+  Dispatcher dispatcher(*projects_, empty, kMaxValues);
   Call c;
   c.body = R"({"query":"FOR d IN notes RETURN d"})";
   const ApiAnswer answer = run_on(dispatcher, c);
@@ -705,7 +719,7 @@ TEST_F(DispatcherTest, NoTokenVerifierLoaded) {
   ASSERT_TRUE(registry.add_op("test", "test.user", OPBASE_ACCESS_USER, &op_inspect, nullptr));
   ASSERT_TRUE(
       registry.add_op("test", "test.optional", OPBASE_ACCESS_USER_OPTIONAL, &op_inspect, nullptr));
-  Dispatcher dispatcher(*projects_, registry, kMaxBody);
+  Dispatcher dispatcher(*projects_, registry, kMaxValues);
   Call c;
   c.body = R"({"op":"test.user"})";
   c.authorization = "Bearer user-token";
@@ -730,7 +744,7 @@ TEST_F(DispatcherTest, AdminOpNeedsTheAdminRole) {
 
 TEST_F(DispatcherTest, TheServerAdminKeyCallsAdminOpsWithoutAUser) {
   const std::string key = "sak_0123456789abcdef0123456789abcdef";
-  const Dispatcher with_key(*projects_, registry_, kMaxBody, opbase::host::sha256(key));
+  const Dispatcher with_key(*projects_, registry_, kMaxValues, opbase::host::sha256(key));
   Call c;
   c.body = json({{"op", "test.admin"}}).dump();
   c.admin_key = key;

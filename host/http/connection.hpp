@@ -1,0 +1,58 @@
+// Connection: the state of one client connection of the HTTP front: what has been read and not
+// yet used, the request being received, the response being sent, and the deadline of whatever it
+// waits for. HttpServer's I/O thread and its workers take turns on it (see http_server.hpp).
+//
+// Thread-safety: `mu` is held by the thread acting on it; while `phase` is kWithWorker the
+// connection belongs to that worker alone.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "http/chunked_decoder.hpp"
+#include "http/exchange.hpp"
+
+namespace opbase::host::http {
+
+using SteadyClock = std::chrono::steady_clock;
+
+struct Connection {
+  enum class Phase {
+    kHead,        // waiting for (the rest of) a request's head; idle when `in` is empty
+    kBody,        // the head is admitted, reading the body
+    kWithWorker,  // a worker is answering the request
+    kWriting,     // a response is partly sent; the socket was full
+    kLingering,   // answered and half-closed: reading and dropping what the client still sends
+    kClosing,     // to be closed by the I/O thread at its next turn
+  };
+  // What follows once the response is sent.
+  enum class Then { kNextRequest, kLinger, kClose };
+
+  Connection(int fd, std::string address) : fd(fd), address(std::move(address)) {}
+
+  const int fd;
+  const std::string address;
+  std::mutex mu;
+
+  Phase phase = Phase::kHead;
+  Then then = Then::kNextRequest;
+  SteadyClock::time_point deadline;
+  bool request_started = false;  // bytes of the current request have arrived
+  size_t head_scanned = 0;       // bytes of `in` already searched for the end of the head
+  int requests_served = 0;
+  // Accepted over a connection cap only to send the refusal: counts towards no cap.
+  bool refused_at_accept = false;
+
+  std::string in;  // read and not yet used
+  Request request;  // the request being received, then answered
+  ChunkedDecoder chunked;
+  size_t reserved_body_bytes = 0;  // of the server's budget for bodies in flight
+
+  std::string out;  // the response being sent
+  size_t out_sent = 0;
+  size_t lingered_bytes = 0;
+};
+
+}  // namespace opbase::host::http
