@@ -9,6 +9,7 @@ packages=(
   # libraries the daemon and plugins link
   libpoco-dev nlohmann-json3-dev libmongoc-dev libbson-dev libssl-dev
   libcurl4-openssl-dev libzstd-dev libsqlite3-dev libargon2-dev libjemalloc-dev
+  libcrack2-dev cracklib-runtime
   # tests, sanitizers, fuzzing
   libgtest-dev libgmock-dev clang libclang-rt-14-dev curl
   # benchmarks

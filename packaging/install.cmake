@@ -67,5 +67,6 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
   "${_opbase_gen}/conffiles")
 # Scripts 0755, conffiles 0644, as dpkg expects.
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
-# postinst runs groupadd/useradd (package passwd); dpkg-shlibdeps adds the libraries.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "passwd")
+# postinst runs groupadd/useradd (package passwd); dpkg-shlibdeps adds the libraries. The auth
+# plugin reads cracklib's dictionary, which no library brings: cracklib-runtime.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "passwd, cracklib-runtime")

@@ -1,5 +1,7 @@
 // The ops that change an account: auth.update_profile (signed in), auth.send_otp and
 // auth.update_account (by a code sent to the address) (spec 4.1; DECISIONS 20-23, 36).
+#include <functional>
+
 #include "auth_context.hpp"
 #include "auth_service.hpp"
 #include "email_address.hpp"
@@ -23,15 +25,17 @@ std::string_view next_op(OtpIntent intent) {
 }
 
 // The new value an update_account intent needs, checked before the code is spent.
+// `check_password` judges a new password (its field is renamed new_password in the answer).
 Result<std::string> new_value(const Request& request, OtpIntent intent,
-                              const PasswordPolicy& policy) {
+                              const std::function<Status(std::string_view)>& check_password) {
   switch (intent) {
     case OtpIntent::kChangePassword: {
       auto password = required_string(request.body, "new_password");
       if (!password) return password;
-      if (Status s = check_password(*password, policy); !s) {
-        return Status(s.code(), s.message(),
-                      {{"field", "new_password"}, {"policy", to_json(policy)}});
+      if (Status s = check_password(*password); !s) {
+        json details = s.details();
+        details["field"] = "new_password";
+        return Status(s.code(), s.message(), std::move(details));
       }
       return password;
     }
@@ -101,7 +105,9 @@ Result<Reply> AuthService::update_account(const Request& request) const {
   if (!intent_text) return intent_text.status();
   auto intent = parse_intent(*intent_text);
   if (!intent) return intent.status();
-  auto value = new_value(request, *intent, context->settings->password_policy);
+  auto value = new_value(request, *intent, [&](std::string_view password) {
+    return check_new_password(password, context->settings->password_policy, *email);
+  });
   if (!value) return value.status();
   if (Status s = check_signin_limits(request, *email); !s) return s;
   auto found = users_.by_email(context->project, *email);
@@ -156,13 +162,20 @@ Result<Reply> AuthService::update_profile(const Request& request) const {
       tokens_.check(request.project_id, *token, expected_audience(request.body), now_ms());
   if (!checked) return checked.status();
   if (Sessions::sid_of(*refresh) != checked->sid) return Sessions::other_session();
-  auto session = sessions_.rotate(request.project_id, *refresh, now_ms());
-  if (!session) return session.status();
-  auto user = users_.set(request.project_id, checked->user_key, std::move(*fields), now_ms());
-  if (!user) return user.status();
-  auto tokens = tokens_.token_set(request.project_id, *user, *session, now_ms());
-  if (!tokens) return tokens.status();
-  return Reply(std::move(*tokens));
+  const std::string_view project = request.project_id;
+  const int64_t now = now_ms();
+  auto rotation = sessions_.rotate(project, *refresh, now, [&](const Session& next) -> Result<json> {
+    auto user = users_.set(project, checked->user_key, std::move(*fields), now);
+    if (!user) return user.status();
+    return tokens_.token_set(project, *user, next, now);
+  });
+  if (!rotation) return rotation.status();
+  if (rotation->replayed) {
+    // Another call replaced this refresh token a moment ago; its change is not this one.
+    return Status(code::kTokenInvalid,
+                  "the refresh token was just replaced: send the new one with the change");
+  }
+  return Reply(std::move(rotation->tokens));
 }
 
 }  // namespace opbase::auth

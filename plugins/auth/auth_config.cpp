@@ -127,6 +127,7 @@ Result<AuthConfig> AuthConfig::load(const Host& host) {
       !s) {
     return s;
   }
+  if (Status s = read_int(host, "auth.refresh_grace_s", 0, 300, &c.refresh_grace_s); !s) return s;
   // A session ends for every daemon within this time; with MongoDB several daemons share the
   // sessions, so the default there is to ask the store every time.
   c.session_recheck_ms = host.config_or("storage.driver", "sqlite") == "mongodb" ? 0 : 1000;
@@ -150,6 +151,9 @@ Result<AuthConfig> AuthConfig::load(const Host& host) {
                               {{"key", "auth.admin_password"}});
   }
   if (Status s = read_seed(host, &c.seed); !s) return s;
+  auto dictionary = PasswordDictionary::open(host.config_or("auth.password_dictionary", "system"));
+  if (!dictionary) return dictionary.status();
+  c.password_dictionary = std::move(*dictionary);
   return c;
 }
 

@@ -10,6 +10,7 @@
 #include "opbase/host.hpp"
 #include "opbase/status.hpp"
 #include "password.hpp"
+#include "password_dictionary.hpp"
 #include "rate_limiter.hpp"
 
 namespace opbase::auth {
@@ -34,6 +35,9 @@ struct SettingsSeed {
 struct AuthConfig {
   int64_t id_token_ttl_s = 3600;
   int64_t refresh_token_ttl_s = 30 * 86'400;
+  // How long a replaced refresh token still answers its replacement's token set, so tabs that
+  // refresh at the same moment keep the session; after it, reuse ends the session. 0: never.
+  int64_t refresh_grace_s = 10;
   Argon2Params argon2;
   KeyRingPolicy keys;
   // How long a session found live is trusted before the store is asked again. 0: every token
@@ -42,6 +46,8 @@ struct AuthConfig {
   std::string app_name = "opbase";  // named in the mails
   RateRules rates;
   SettingsSeed seed;
+  // Easy-to-guess passwords refused on top of the policy (auth.password_dictionary).
+  PasswordDictionary password_dictionary;
   // The first administrator of every project (DECISIONS 23), made on the project's first use
   // when no account has this e-mail. Empty: none (use `opbase admin create`).
   std::string admin_email;

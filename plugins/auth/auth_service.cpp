@@ -17,7 +17,8 @@ AuthService::AuthService(const Host& host, AuthConfig config)
       config_(std::move(config)),
       store_(host),
       keys_(store_, config_.keys),
-      sessions_(store_, config_.refresh_token_ttl_s, config_.session_recheck_ms),
+      sessions_(store_, config_.refresh_token_ttl_s, config_.session_recheck_ms,
+                config_.refresh_grace_s * 1000),
       tokens_(keys_, sessions_, config_.id_token_ttl_s),
       users_(store_),
       codes_(store_),
@@ -100,6 +101,17 @@ Result<json> AuthService::mark_verified(const Context& context, json user) const
                     context.now_ms);
 }
 
+Status AuthService::check_new_password(std::string_view password, const PasswordPolicy& policy,
+                                       std::string_view email) const {
+  if (Status s = check_password(password, policy); !s) return s;
+  Status guessable = config_.password_dictionary.check(password, email);
+  if (guessable) return guessable;
+  // The same details as a policy failure, with the reason added.
+  json details = guessable.details();
+  details["policy"] = to_json(policy);
+  return Status(guessable.code(), guessable.message(), std::move(details));
+}
+
 Result<Reply> AuthService::settings(const Request& request) const {
   auto settings = project_settings_.of(request.project_id, now_ms());
   if (!settings) return settings.status();
@@ -130,7 +142,9 @@ Result<json> AuthService::admin_create(std::string_view project, const json& inp
   if (!email) return email.status();
   auto password = required_string(input, "password");
   if (!password) return password.status();
-  if (Status s = check_password(*password, context->settings->password_policy); !s) return s;
+  if (Status s = check_new_password(*password, context->settings->password_policy, *email); !s) {
+    return s;
+  }
   auto profile = profile_fields(input, {"display_name"}, /*strict=*/false);
   if (!profile) return profile.status();
   if (!profile->contains("display_name"))

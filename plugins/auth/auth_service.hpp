@@ -83,6 +83,10 @@ class AuthService {
                     std::string_view code) const;
   Status send_code(const Context& context, const std::string& email, OtpIntent intent) const;
   Result<nlohmann::json> mark_verified(const Context& context, nlohmann::json user) const;
+  // The project's policy, then the dictionary of easy-to-guess passwords (`email` names the
+  // user): WEAK_PASSWORD saying why.
+  Status check_new_password(std::string_view password, const PasswordPolicy& policy,
+                            std::string_view email) const;
 
   // Removes for good the auth documents deleted over an hour ago (spent nonces, old rate-limit
   // windows), at most every ten minutes per project.

@@ -8,8 +8,6 @@ namespace opbase::auth {
 
 using nlohmann::json;
 
-namespace {}  // namespace
-
 Result<Reply> AuthService::signout(const Request& request) const {
   auto token = required_string(request.body, "id_token", kMaxIdTokenBytes);
   if (!token) return token.status();
@@ -36,14 +34,16 @@ Result<Reply> AuthService::refresh_token(const Request& request) const {
                                          /*allow_expired=*/true);
   if (!checked) return checked.status();
   if (Sessions::sid_of(*refresh) != checked->sid) return Sessions::other_session();
-  auto session = sessions_.rotate(request.project_id, *refresh, now_ms());
-  if (!session) return session.status();
-  auto user = users_.by_key(request.project_id, session->user_key);
-  if (!user) return user.status();
-  if (!*user) return Status(code::kTokenInvalid, "the account no longer exists");
-  auto tokens = tokens_.token_set(request.project_id, **user, *session, now_ms());
-  if (!tokens) return tokens.status();
-  return Reply(std::move(*tokens));
+  const std::string_view project = request.project_id;
+  const int64_t now = now_ms();
+  auto rotation = sessions_.rotate(project, *refresh, now, [&](const Session& next) -> Result<json> {
+    auto user = users_.by_key(project, next.user_key);
+    if (!user) return user.status();
+    if (!*user) return Status(code::kTokenInvalid, "the account no longer exists");
+    return tokens_.token_set(project, **user, next, now);
+  });
+  if (!rotation) return rotation.status();
+  return Reply(std::move(rotation->tokens));
 }
 
 Result<Reply> AuthService::verify_id_token(const Request& request) const {

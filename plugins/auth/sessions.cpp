@@ -8,6 +8,7 @@
 #include "opbase/query.hpp"
 #include "opbase/store.hpp"
 #include "random_text.hpp"
+#include "sealed_box.hpp"
 #include "store_access.hpp"
 
 namespace opbase::auth {
@@ -72,8 +73,8 @@ Result<std::optional<json>> Sessions::load(std::string_view project, std::string
   return find_by_key(store_, project, kSessions, sid);
 }
 
-Result<Session> Sessions::rotate(std::string_view project, std::string_view refresh_token,
-                                 int64_t now_ms) const {
+Result<Rotation> Sessions::rotate(std::string_view project, std::string_view refresh_token,
+                                  int64_t now_ms, const IssueTokens& issue) const {
   const std::string sid = sid_of(refresh_token);
   if (sid.empty()) return invalid();
   auto loaded = load(project, sid);
@@ -81,35 +82,78 @@ Result<Session> Sessions::rotate(std::string_view project, std::string_view refr
   if (!*loaded) return invalid();
   const json& session = **loaded;
   if (session.value("ended", false)) return invalid();
-  const std::string presented = sha256_hex(refresh_token);
   const std::string current = session.value("refresh_hash", "");
-  if (!constant_time_equal(presented, current)) {
-    const json previous = session.value("previous_hashes", json::array());
-    const bool reused = std::find(previous.begin(), previous.end(), presented) != previous.end();
-    if (reused) (void)end_reused(project, session, now_ms);
-    return invalid();
+  if (!constant_time_equal(sha256_hex(refresh_token), current)) {
+    return not_current(project, session, refresh_token, now_ms);
   }
   if (session.value("expires_ms", int64_t{0}) <= now_ms) {
     return Status(code::kTokenExpired, "the refresh token has expired");
   }
   Session next{sid, session.value("user", ""), new_refresh_token(sid), session.value("aud", "")};
+  auto tokens = issue(next);
+  if (!tokens) return tokens.status();
+  auto updated = update_where(
+      store_, project, kSessions, {{"_key", sid}, {"refresh_hash", current}, {"ended", false}},
+      set_fields(rotated_fields(session, refresh_token, next, *tokens, now_ms)));
+  if (!updated) return updated.status();
+  if (updated->documents.empty()) {
+    // Another refresh with the same token won the race: within the grace it answered the set
+    // this one answers too; otherwise the token was used twice.
+    auto reloaded = load(project, sid);
+    if (!reloaded) return reloaded.status();
+    if (!*reloaded) return invalid();
+    return not_current(project, **reloaded, refresh_token, now_ms);
+  }
+  return Rotation{std::move(*tokens), false};
+}
+
+json Sessions::rotated_fields(const json& session, std::string_view refresh_token,
+                              const Session& next, const json& tokens, int64_t now_ms) const {
+  const std::string current = session.value("refresh_hash", "");
   json previous = session.value("previous_hashes", json::array());
   previous.insert(previous.begin(), current);
   if (previous.size() > kMaxPreviousHashes)
     previous.erase(previous.begin() + kMaxPreviousHashes, previous.end());
-  auto updated = update_where(store_, project, kSessions,
-                              {{"_key", sid}, {"refresh_hash", current}, {"ended", false}},
-                              set_fields({{"refresh_hash", sha256_hex(next.refresh_token)},
-                                          {"previous_hashes", previous},
-                                          {"refreshed_ms", now_ms},
-                                          {"expires_ms", now_ms + refresh_ttl_ms_}}));
-  if (!updated) return updated.status();
-  if (updated->documents.empty()) {
-    // Another refresh with the same token won the race: the token was used twice.
-    (void)end_reused(project, session, now_ms);
-    return invalid();
+  // Only the token just replaced has a grace: the record of the one before is overwritten.
+  json grace = nullptr;
+  if (grace_ms_ > 0) {
+    grace = {{"hash", current},
+             {"until_ms", now_ms + grace_ms_},
+             {"sealed", seal(refresh_token, tokens.dump())}};
   }
-  return next;
+  return {{"refresh_hash", sha256_hex(next.refresh_token)},
+          {"previous_hashes", std::move(previous)},
+          {"refreshed_ms", now_ms},
+          {"expires_ms", now_ms + refresh_ttl_ms_},
+          {"grace", std::move(grace)}};
+}
+
+Result<Rotation> Sessions::not_current(std::string_view project, const json& session,
+                                       std::string_view refresh_token, int64_t now_ms) const {
+  if (session.value("ended", false)) return invalid();
+  if (std::optional<json> tokens = replay(session, refresh_token, now_ms)) {
+    return Rotation{std::move(*tokens), true};
+  }
+  const std::string presented = sha256_hex(refresh_token);
+  const json previous = session.value("previous_hashes", json::array());
+  if (std::find(previous.begin(), previous.end(), presented) != previous.end()) {
+    (void)end_reused(project, session, now_ms);
+  }
+  return invalid();
+}
+
+std::optional<json> Sessions::replay(const json& session, std::string_view refresh_token,
+                                     int64_t now_ms) const {
+  const json grace = session.value("grace", json());
+  if (!grace.is_object() || grace.value("until_ms", int64_t{0}) < now_ms) return std::nullopt;
+  if (!constant_time_equal(sha256_hex(refresh_token), grace.value("hash", ""))) {
+    return std::nullopt;
+  }
+  const std::optional<std::string> text = open_sealed(refresh_token, grace.value("sealed", ""));
+  if (!text) return std::nullopt;
+  json tokens = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (!tokens.is_object()) return std::nullopt;
+  return tokens;
 }
 
 Status Sessions::end_reused(std::string_view project, const json& session, int64_t now_ms) const {

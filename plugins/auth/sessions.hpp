@@ -4,9 +4,13 @@
 //
 // Refresh tokens are "<sid>.<43 base64url characters>" (256 random bits). Every refresh
 // replaces the token by a conditional update on the old hash, so of two refreshes with one
-// token only one wins; the loser, and anyone presenting a token already replaced, ends the
-// whole session (reuse detection). The last kMaxPreviousHashes replaced hashes are kept to
-// recognise reuse; an older replaced token is simply invalid.
+// token only one wins. The replaced token keeps working for a short grace interval, answering
+// the very token set its replacement answered: two tabs refreshing at the same moment both go
+// on with one session. That set is kept sealed under the replaced token (sealed_box.hpp), so
+// only its holder can read it back; the store keeps only hashes of tokens. After the grace, a
+// replaced token presented again ends the whole session (reuse detection). The last
+// kMaxPreviousHashes replaced hashes are kept to recognise reuse; an older one is simply
+// invalid.
 //
 // is_live() answers whether id tokens of a session still work. It remembers the answer for
 // `recheck_ms`, and a session this daemon ends is dead at once here; other daemons sharing the
@@ -15,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -35,18 +40,36 @@ struct Session {
   std::string aud;
 };
 
+// What a refresh answers: the token set made for the new refresh token, or, for a token
+// replaced within the grace interval, the set its replacement answered (`replayed`).
+struct Rotation {
+  nlohmann::json tokens;
+  bool replayed = false;
+};
+
+// Makes the token set of a rotated session (its new refresh token in `next`).
+using IssueTokens = std::function<Result<nlohmann::json>(const Session& next)>;
+
 class Sessions {
  public:
-  Sessions(const DocumentStore& store, int64_t refresh_ttl_s, int64_t recheck_ms)
-      : store_(store), refresh_ttl_ms_(refresh_ttl_s * 1000), recheck_ms_(recheck_ms) {}
+  // `grace_ms`: how long a replaced refresh token answers its replacement's token set (0: never).
+  Sessions(const DocumentStore& store, int64_t refresh_ttl_s, int64_t recheck_ms,
+           int64_t grace_ms = 0)
+      : store_(store),
+        refresh_ttl_ms_(refresh_ttl_s * 1000),
+        recheck_ms_(recheck_ms),
+        grace_ms_(grace_ms) {}
 
   Result<Session> start(std::string_view project, std::string_view user_key, std::string_view aud,
                         int64_t now_ms) const;
 
-  // The session of `refresh_token` with a new refresh token. TOKEN_INVALID for an unknown,
-  // ended or replaced token (a replaced one also ends the session), TOKEN_EXPIRED past its life.
-  Result<Session> rotate(std::string_view project, std::string_view refresh_token,
-                         int64_t now_ms) const;
+  // Replaces `refresh_token` by a new one and answers the token set `issue` makes for it, which
+  // is written sealed with the replacement, in the same conditional update. A token replaced
+  // less than the grace interval ago answers that same set again (replayed). TOKEN_INVALID for
+  // an unknown, ended or replaced token (a replaced one past the grace also ends the session),
+  // TOKEN_EXPIRED past its life.
+  Result<Rotation> rotate(std::string_view project, std::string_view refresh_token,
+                          int64_t now_ms, const IssueTokens& issue) const;
 
   // The session id a refresh token names ("" when malformed).
   static std::string sid_of(std::string_view refresh_token);
@@ -74,12 +97,24 @@ class Sessions {
   };
   Result<std::optional<nlohmann::json>> load(std::string_view project, std::string_view sid) const;
   Status end_reused(std::string_view project, const nlohmann::json& session, int64_t now_ms) const;
+  // The token set sealed for `refresh_token` when the session replaced it within the grace.
+  std::optional<nlohmann::json> replay(const nlohmann::json& session,
+                                       std::string_view refresh_token, int64_t now_ms) const;
+  // A presented token that is not the current one: replayed within the grace, else invalid
+  // (and the session ended when it is a replaced one).
+  Result<Rotation> not_current(std::string_view project, const nlohmann::json& session,
+                               std::string_view refresh_token, int64_t now_ms) const;
+  // The session's next state: the new token's hash, the replaced ones, and the grace record.
+  nlohmann::json rotated_fields(const nlohmann::json& session, std::string_view refresh_token,
+                                const Session& next, const nlohmann::json& tokens,
+                                int64_t now_ms) const;
   void remember(std::string_view project, std::string_view sid, Known known) const;
   void forget_user(std::string_view project, std::string_view user_key) const;
 
   const DocumentStore& store_;
   int64_t refresh_ttl_ms_;
   int64_t recheck_ms_;
+  int64_t grace_ms_;
   mutable std::mutex mutex_;                              // guards known_
   mutable std::unordered_map<std::string, Known> known_;  // "<project>\n<sid>"
 };

@@ -42,7 +42,9 @@ Result<Reply> AuthService::signup(const Request& request) const {
   if (!profile->contains("display_name")) {
     return Status::validation("display_name is required", {{"field", "display_name"}});
   }
-  if (Status s = check_password(*password, context->settings->password_policy); !s) return s;
+  if (Status s = check_new_password(*password, context->settings->password_policy, *email); !s) {
+    return s;
+  }
   if (Status s = limits_.hit(context->project, address_bucket("signup", request.client_address),
                              config_.rates.signup_per_address, context->now_ms);
       !s) {
@@ -153,7 +155,9 @@ Result<json> AuthService::otp_signin(const Request& request, const Context& cont
   if (request.body.contains("password")) {
     auto password = required_string(request.body, "password");
     if (!password) return password.status();
-    if (Status s = check_password(*password, context.settings->password_policy); !s) return s;
+    if (Status s = check_new_password(*password, context.settings->password_policy, email); !s) {
+      return s;
+    }
     auto profile = profile_fields(request.body, {"display_name", "phone_number"}, false);
     if (!profile) return profile.status();
     if (!profile->contains("display_name")) {

@@ -31,7 +31,7 @@ namespace {
 using nlohmann::json;
 using std::chrono::steady_clock;
 
-constexpr const char* kPassword = "Secret123";
+constexpr const char* kPassword = "Plum-Orchard-42";
 constexpr const char* kAdminEmail = "root@example.com";
 constexpr const char* kAdminPassword = "Admin-Pass-1";
 
@@ -135,6 +135,14 @@ class AuthHttp : public ::testing::Test {
     return o;
   }
 
+  // A daemon of its own, with the suite's settings and `config` on top.
+  static std::unique_ptr<DaemonProcess> daemon_with(
+      const std::map<std::string, std::string>& config) {
+    DaemonOptions o = options(*sink_);
+    for (const auto& [key, value] : config) o.config[key] = value;
+    return DaemonProcess::start(o);
+  }
+
   static void SetUpTestSuite() {
     sink_ = new SmtpSink({});
     daemon_ = DaemonProcess::start(options(*sink_)).release();
@@ -173,6 +181,12 @@ class AuthHttp : public ::testing::Test {
                  {"password", password}};
     if (extra.is_object()) body.update(extra);
     return call(body, "", daemon);
+  }
+  static Answer refresh(const json& tokens, DaemonProcess* daemon = nullptr) {
+    return call({{"op", "auth.refresh_token"},
+                 {"refresh_token", tokens["refresh_token"]},
+                 {"id_token", tokens["id_token"]}},
+                "", daemon);
   }
   // A new account, signed in: the token set.
   static json new_user(const std::string& email) {
@@ -281,6 +295,15 @@ TEST_F(AuthHttp, SignupRefusesWhatIsWrong) {
     EXPECT_EQ(r.code(), "VALIDATION_ERROR") << bad.dump();
     EXPECT_TRUE(r.body["error"]["details"].contains("field")) << r.body.dump();
   }
+}
+
+TEST_F(AuthHttp, ACommonPasswordIsRefusedWithTheReason) {
+  Answer common = signup(fresh_email(), "Password1");
+  EXPECT_EQ(common.status, 422) << common.body.dump();
+  EXPECT_EQ(common.code(), "WEAK_PASSWORD");
+  EXPECT_EQ(common.body["error"]["details"]["reason"], "it is based on a dictionary word");
+  EXPECT_EQ(common.body["error"]["details"]["field"], "password");
+  EXPECT_EQ(signup(fresh_email(), "Plum-Orchard-42").status, 200);
 }
 
 TEST_F(AuthHttp, WrongPasswordAndUnknownEmailAnswerAlikeInTheSameTime) {
@@ -500,26 +523,61 @@ TEST_F(AuthHttp, ForgedTokensAreRefused) {
 
 TEST_F(AuthHttp, RefreshRotatesAndAReusedRefreshTokenEndsTheSession) {
   const json first = new_user(fresh_email());
-  Answer second = call({{"op", "auth.refresh_token"},
-                        {"refresh_token", first["refresh_token"]},
-                        {"id_token", first["id_token"]}});
+  Answer second = refresh(first);
   ASSERT_EQ(second.status, 200) << second.body.dump();
   EXPECT_NE(second.data()["refresh_token"], first["refresh_token"]);
   EXPECT_NE(second.data()["id_token"], first["id_token"]);
   EXPECT_EQ(second.data()["user_profile"]["_userkey"], first["user_profile"]["_userkey"]);
-  const std::string id_token = second.data()["id_token"];
+  Answer third = refresh(second.data());
+  ASSERT_EQ(third.status, 200) << third.body.dump();
+  const std::string id_token = third.data()["id_token"];
   EXPECT_EQ(insert_note(id_token).status, 200);
 
-  // The first refresh token again: a replay. The whole session ends.
-  Answer replay = call({{"op", "auth.refresh_token"},
-                        {"refresh_token", first["refresh_token"]},
-                        {"id_token", first["id_token"]}});
+  // The first refresh token again, two replacements later: a replay. The whole session ends.
+  Answer replay = refresh(first);
   EXPECT_EQ(replay.code(), "TOKEN_INVALID");
-  Answer after = call({{"op", "auth.refresh_token"},
-                       {"refresh_token", second.data()["refresh_token"]},
-                       {"id_token", id_token}});
-  EXPECT_EQ(after.code(), "TOKEN_INVALID");
+  EXPECT_EQ(refresh(third.data()).code(), "TOKEN_INVALID");
   EXPECT_EQ(insert_note(id_token).code(), "TOKEN_INVALID");
+}
+
+// Two tabs refreshing with one token at the same moment both go on, with the same new pair.
+TEST_F(AuthHttp, TwoTabsRefreshingAtOnceGetTheSamePairAndKeepTheSession) {
+  const json tokens = new_user(fresh_email());
+  constexpr int kTabs = 4;
+  std::vector<Answer> answers(kTabs);
+  std::vector<std::thread> tabs;
+  for (int i = 0; i < kTabs; ++i) {
+    tabs.emplace_back([&, i] { answers[i] = refresh(tokens); });
+  }
+  for (auto& tab : tabs) tab.join();
+  for (const Answer& answer : answers) {
+    ASSERT_EQ(answer.status, 200) << answer.body.dump();
+    EXPECT_EQ(answer.data()["refresh_token"], answers[0].data()["refresh_token"]);
+    EXPECT_EQ(answer.data()["id_token"], answers[0].data()["id_token"]);
+  }
+  EXPECT_EQ(insert_note(answers[0].data()["id_token"]).status, 200);
+  EXPECT_EQ(refresh(answers[0].data()).status, 200);
+}
+
+TEST_F(AuthHttp, TheRefreshGraceAnswersTheSamePairAndReuseAfterItEndsTheSession) {
+  auto daemon = daemon_with({{"auth.refresh_grace_s", "1"}});
+  const std::string email = fresh_email();
+  ASSERT_EQ(signup(email, kPassword, daemon.get()).status, 200);
+  const json tokens = signin(email, kPassword, {}, daemon.get()).data();
+  Answer first = refresh(tokens, daemon.get());
+  ASSERT_EQ(first.status, 200) << first.body.dump();
+  Answer again = refresh(tokens, daemon.get());
+  ASSERT_EQ(again.status, 200) << again.body.dump();
+  EXPECT_EQ(again.data()["refresh_token"], first.data()["refresh_token"]);
+  EXPECT_EQ(again.data()["id_token"], first.data()["id_token"]);
+
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // past the 1 s grace
+  EXPECT_EQ(refresh(tokens, daemon.get()).code(), "TOKEN_INVALID");
+  EXPECT_EQ(refresh(first.data(), daemon.get()).code(), "TOKEN_INVALID");  // the session ended
+  EXPECT_EQ(call({{"op", "auth.verify_id_token"}, {"id_token", first.data()["id_token"]}}, "",
+                 daemon.get())
+                .code(),
+            "TOKEN_INVALID");
 }
 
 TEST_F(AuthHttp, RefreshTokenOfAnotherSessionIsRefused) {
@@ -814,9 +872,7 @@ TEST_F(AuthHttp, FailedSigninsAreRateLimitedPerEmail) {
 }
 
 TEST_F(AuthHttp, VerifyEmailOnSignupNeedsTheMailedCodeFirst) {
-  DaemonOptions o = options(*sink_);
-  o.config["auth.verify_email_on_signup"] = "true";
-  auto daemon = DaemonProcess::start(o);
+  auto daemon = daemon_with({{"auth.verify_email_on_signup", "true"}});
   const std::string email = fresh_email();
   ASSERT_EQ(signup(email, kPassword, daemon.get()).status, 200);
   const std::string code = code_mailed_to(*sink_, email);

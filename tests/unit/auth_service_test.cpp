@@ -16,7 +16,7 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kProject = "p1";
-constexpr const char* kPassword = "Secret123";
+constexpr const char* kPassword = "Plum-Orchard-42";
 
 class AuthServiceTest : public ::testing::Test {
  protected:
@@ -26,9 +26,19 @@ class AuthServiceTest : public ::testing::Test {
                                   mails_.push_back(mail);
                                   return json{{"sent", true}};
                                 });
+    start_service();
+  }
+
+  // (Re)makes the service from the fake host's configuration, after set_config.
+  void start_service() {
     auto config = AuthConfig::load(env_.host());
     ASSERT_TRUE(config.is_ok()) << config.status().to_string();
     service_ = std::make_unique<AuthService>(env_.host(), std::move(*config));
+  }
+
+  Result<Reply> refresh(const json& tokens) {
+    return call(&AuthService::refresh_token,
+                {{"refresh_token", tokens["refresh_token"]}, {"id_token", tokens["id_token"]}});
   }
 
   // Calls one op as the gateway would, anonymous.
@@ -150,6 +160,117 @@ TEST_F(AuthServiceTest, NewKeysSignAfterRotationAndTheRetiredKeyStaysPublished) 
   auto jwks = service_->jwks(kProject, json::object());
   ASSERT_TRUE(jwks.is_ok());
   EXPECT_EQ((*jwks)["keys"].size(), 2u);  // the retired key is still published
+}
+
+// ---- the refresh grace ---------------------------------------------------------------------
+
+TEST_F(AuthServiceTest, ARefreshTokenPresentedAgainWithinTheGraceAnswersTheSamePair) {
+  const json tokens = signed_up_and_in("fay@example.com");
+  auto first = refresh(tokens);
+  ASSERT_TRUE(first.is_ok()) << first.status().to_string();
+  env_.fake().advance_ms(9'000);  // the default grace is 10 s
+  auto second = refresh(tokens);
+  ASSERT_TRUE(second.is_ok()) << second.status().to_string();
+  EXPECT_EQ(second->data["refresh_token"], first->data["refresh_token"]);
+  EXPECT_EQ(second->data["id_token"], first->data["id_token"]);
+  // The pair both tabs hold goes on working.
+  auto next = refresh(first->data);
+  ASSERT_TRUE(next.is_ok()) << next.status().to_string();
+  EXPECT_TRUE(verify(next->data["id_token"]).is_ok());
+}
+
+TEST_F(AuthServiceTest, AfterTheGraceAReusedRefreshTokenEndsTheSession) {
+  const json tokens = signed_up_and_in("gil@example.com");
+  auto first = refresh(tokens);
+  ASSERT_TRUE(first.is_ok());
+  env_.fake().advance_ms(10'001);
+  EXPECT_EQ(refresh(tokens).status().code(), code::kTokenInvalid);
+  EXPECT_EQ(refresh(first->data).status().code(), code::kTokenInvalid);
+  EXPECT_EQ(verify(first->data["id_token"]).status().code(), code::kTokenInvalid);
+}
+
+TEST_F(AuthServiceTest, OnlyTheTokenJustReplacedHasAGrace) {
+  const json tokens = signed_up_and_in("hal@example.com");
+  auto first = refresh(tokens);
+  ASSERT_TRUE(first.is_ok());
+  auto second = refresh(first->data);
+  ASSERT_TRUE(second.is_ok());
+  // Two replacements ago: reuse, within the grace or not.
+  EXPECT_EQ(refresh(tokens).status().code(), code::kTokenInvalid);
+  EXPECT_EQ(verify(second->data["id_token"]).status().code(), code::kTokenInvalid);
+}
+
+TEST_F(AuthServiceTest, AGraceOfZeroEndsTheSessionOnTheFirstReuse) {
+  env_.fake().set_config("auth.refresh_grace_s", "0");
+  start_service();
+  const json tokens = signed_up_and_in("ida@example.com");
+  auto first = refresh(tokens);
+  ASSERT_TRUE(first.is_ok());
+  EXPECT_EQ(refresh(tokens).status().code(), code::kTokenInvalid);
+  EXPECT_EQ(verify(first->data["id_token"]).status().code(), code::kTokenInvalid);
+}
+
+TEST_F(AuthServiceTest, TheStoreKeepsNoRefreshTokenInClear) {
+  const json tokens = signed_up_and_in("jon@example.com");
+  auto first = refresh(tokens);
+  ASSERT_TRUE(first.is_ok());
+  DocumentStore store(env_.host());
+  store::FindRequest find;
+  find.collection = "sessions";
+  find.scope = store::Scope::everyone();
+  auto sessions = store.find(kProject, find);
+  ASSERT_TRUE(sessions.is_ok());
+  ASSERT_FALSE(sessions->documents.empty());
+  for (const json& session : sessions->documents) {
+    const std::string text = session.dump();
+    EXPECT_EQ(text.find(tokens["refresh_token"].get<std::string>()), std::string::npos);
+    EXPECT_EQ(text.find(first->data["refresh_token"].get<std::string>()), std::string::npos);
+    EXPECT_EQ(text.find(first->data["id_token"].get<std::string>()), std::string::npos);
+  }
+}
+
+TEST_F(AuthServiceTest, UpdateProfileWithATokenJustReplacedChangesNothingAndKeepsTheSession) {
+  const json tokens = signed_up_and_in("kim@example.com");
+  auto first = refresh(tokens);
+  ASSERT_TRUE(first.is_ok());
+  auto late = call(&AuthService::update_profile, {{"id_token", first->data["id_token"]},
+                                                  {"refresh_token", tokens["refresh_token"]},
+                                                  {"data", {{"display_name", "Late"}}}});
+  EXPECT_EQ(late.status().code(), code::kTokenInvalid);
+  auto profile = call(&AuthService::verify_id_token, {{"id_token", first->data["id_token"]}});
+  ASSERT_TRUE(profile.is_ok()) << profile.status().to_string();
+  EXPECT_EQ(profile->data["display_name"], "Ann");
+}
+
+// ---- easy-to-guess passwords ---------------------------------------------------------------
+
+TEST_F(AuthServiceTest, ACommonPasswordIsRefusedOnSignupAndPasswordChangeWithTheReason) {
+  auto up = call(&AuthService::signup,
+                 {{"email", "lea@example.com"}, {"password", "Password1"}, {"display_name", "L"}});
+  ASSERT_EQ(up.status().code(), code::kWeakPassword);
+  EXPECT_EQ(up.status().details()["reason"], "it is based on a dictionary word");
+  EXPECT_EQ(up.status().details()["field"], "password");
+  EXPECT_EQ(up.status().details()["policy"]["LENGTH"], json({8, 64}));
+
+  signed_up_and_in("lea@example.com");
+  ASSERT_TRUE(call(&AuthService::send_otp, {{"email", "lea@example.com"},
+                                            {"intent", "change_password"}})
+                  .is_ok());
+  auto change = call(&AuthService::update_account, {{"email", "lea@example.com"},
+                                                    {"otp", last_code()},
+                                                    {"intent", "change_password"},
+                                                    {"new_password", "Welcome1"}});
+  ASSERT_EQ(change.status().code(), code::kWeakPassword);
+  EXPECT_EQ(change.status().details()["field"], "new_password");
+  EXPECT_EQ(change.status().details()["reason"], "it is based on a dictionary word");
+}
+
+TEST_F(AuthServiceTest, TheDictionaryCanBeSwitchedOff) {
+  env_.fake().set_config("auth.password_dictionary", "off");
+  start_service();
+  EXPECT_TRUE(call(&AuthService::signup,
+                   {{"email", "max@example.com"}, {"password", "Password1"}, {"display_name", "M"}})
+                  .is_ok());
 }
 
 }  // namespace
