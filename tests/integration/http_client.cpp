@@ -12,8 +12,15 @@
 #include <Poco/StreamCopier.h>
 #include <gtest/gtest.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <csignal>
 #include <mutex>
 
@@ -241,6 +248,113 @@ bool accepts_connections(int port, std::chrono::milliseconds timeout) {
   } catch (const Poco::Exception&) {
     return false;
   }
+}
+
+// ---- RawConnection ----
+
+namespace {
+
+// Waits at most `timeout` for `fd` to be readable (or closed); false on time-out.
+bool wait_readable(int fd, std::chrono::milliseconds timeout) {
+  pollfd p{fd, POLLIN, 0};
+  int ready;
+  do {
+    ready = ::poll(&p, 1, static_cast<int>(timeout.count()));
+  } while (ready < 0 && errno == EINTR);
+  return ready > 0;
+}
+
+// The length of a whole response at the start of `bytes` (head and Content-Length body), or 0.
+size_t whole_response_length(const std::string& bytes) {
+  const size_t head_end = bytes.find("\r\n\r\n");
+  if (head_end == std::string::npos) return 0;
+  size_t length = 0;
+  const std::string head = lower(bytes.substr(0, head_end));
+  if (const size_t at = head.find("\r\ncontent-length:"); at != std::string::npos) {
+    length = std::stoul(head.substr(at + 17));
+  }
+  const size_t total = head_end + 4 + length;
+  return bytes.size() >= total ? total : 0;
+}
+
+}  // namespace
+
+RawConnection::RawConnection(int port, const std::string& source,
+                             std::chrono::milliseconds timeout) {
+  ignore_sigpipe();
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return;
+  if (!source.empty()) {
+    sockaddr_in from{};
+    from.sin_family = AF_INET;
+    ::inet_pton(AF_INET, source.c_str(), &from.sin_addr);
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&from), sizeof from) != 0) {
+      ::close(fd);
+      return;
+    }
+  }
+  timeval tv{static_cast<time_t>(timeout.count() / 1000),
+             static_cast<suseconds_t>(timeout.count() % 1000 * 1000)};
+  ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(static_cast<uint16_t>(port));
+  ::inet_pton(AF_INET, kLoopback, &to.sin_addr);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to) != 0) {
+    ::close(fd);
+    return;
+  }
+  fd_ = fd;
+}
+
+RawConnection::~RawConnection() { close(); }
+
+void RawConnection::close() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+}
+
+bool RawConnection::send(std::string_view bytes) {
+  while (fd_ >= 0 && !bytes.empty()) {
+    const ssize_t sent = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (sent < 0 && errno == EINTR) continue;
+    if (sent <= 0) return false;
+    bytes.remove_prefix(static_cast<size_t>(sent));
+  }
+  return fd_ >= 0;
+}
+
+RawReply RawConnection::read_response(std::chrono::milliseconds timeout) {
+  RawReply reply;
+  reply.connected = fd_ >= 0;
+  const auto deadline = Clock::now() + timeout;
+  char buffer[16384];
+  while (fd_ >= 0 && whole_response_length(received) == 0 && Clock::now() < deadline) {
+    if (!wait_readable(fd_, remaining(deadline))) break;
+    const ssize_t got = ::recv(fd_, buffer, sizeof buffer, 0);
+    if (got <= 0) {
+      reply.closed_by_peer = true;
+      break;
+    }
+    received.append(buffer, static_cast<size_t>(got));
+  }
+  const size_t whole = whole_response_length(received);
+  const size_t take = whole ? whole : received.size();
+  reply.bytes = received.substr(0, take);
+  received.erase(0, take);
+  return reply;
+}
+
+bool RawConnection::closed_by_server(std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  char buffer[16384];
+  while (fd_ >= 0 && Clock::now() < deadline) {
+    if (!wait_readable(fd_, remaining(deadline))) return false;
+    const ssize_t got = ::recv(fd_, buffer, sizeof buffer, 0);
+    if (got <= 0) return true;
+    received.append(buffer, static_cast<size_t>(got));
+  }
+  return false;
 }
 
 }  // namespace opbase::test

@@ -90,6 +90,37 @@ RawReply raw_exchange(int port, std::string_view bytes,
                       std::chrono::milliseconds timeout = std::chrono::seconds(10),
                       bool half_close = true);
 
+// A plain TCP connection kept open across steps, for tests of what a client does over time:
+// idle or slow connections, heads sent in pieces, bodies never sent. Optionally from another
+// loopback source address (127.0.0.2 ...: Linux routes all of 127.0.0.0/8 to this machine), so
+// a test can be several clients. Blocking calls are bounded by their timeouts; failures are
+// values (false, or an empty string), never exceptions.
+class RawConnection {
+ public:
+  // Connects to 127.0.0.1:port from `source` (any port); check connected().
+  explicit RawConnection(int port, const std::string& source = "",
+                         std::chrono::milliseconds timeout = std::chrono::seconds(5));
+  ~RawConnection();
+  RawConnection(const RawConnection&) = delete;
+  RawConnection& operator=(const RawConnection&) = delete;
+
+  bool connected() const { return fd_ >= 0; }
+  // Sends all of `bytes`; false when the connection is gone.
+  bool send(std::string_view bytes);
+  // Reads one response: the head, then a Content-Length body. Stops early (with what it has)
+  // when the server closes the connection or `timeout` passes.
+  RawReply read_response(std::chrono::milliseconds timeout = std::chrono::seconds(10));
+  // Whether the server closes the connection (end of input or reset) within `timeout`; what it
+  // sends meanwhile is kept in `received`.
+  bool closed_by_server(std::chrono::milliseconds timeout);
+  void close();
+
+  std::string received;  // bytes read and not yet returned as a response
+
+ private:
+  int fd_ = -1;
+};
+
 // Whether 127.0.0.1:port accepts a TCP connection now; the connection is closed at once.
 bool accepts_connections(int port, std::chrono::milliseconds timeout = std::chrono::seconds(2));
 
