@@ -3,6 +3,7 @@
 #   make test     build, run every test, the unit tests again under ASan + UBSan, then the fuzzers
 #   make fuzz     the libFuzzer targets, five minutes each
 #   make bench    Release build + wrk scenarios beside the /healthz ceiling (bench/run.sh)
+#   make bench-siege  find by _key and /healthz with and without 11,000 idle and slow connections
 #   make package  the Debian package (CPack) in build/
 BUILD_DIR ?= build
 ASAN_DIR ?= build-asan
@@ -10,7 +11,7 @@ FUZZ_DIR ?= build-fuzz
 JOBS ?= $(shell nproc)
 CTEST_JOBS ?= 2
 
-.PHONY: deps configure build run test test-main test-asan test-fuzz fuzz package bench bench-webhooks clean
+.PHONY: deps configure build run test test-main test-asan test-fuzz fuzz package bench bench-webhooks bench-siege clean
 
 deps:
 	@packaging/deps.sh
@@ -57,6 +58,9 @@ bench: deps
 
 bench-webhooks: deps
 	bench/webhooks.sh
+
+bench-siege: deps
+	bench/siege.sh
 
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) build-bench

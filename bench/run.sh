@@ -195,20 +195,6 @@ fi
 for kv in "${SETS[@]}"; do DAEMON_ARGS+=(--set "$kv"); done
 for kv in ${BENCH_SET:-}; do DAEMON_ARGS+=(--set "$kv"); done
 
-# Poco serves one kept-alive connection per worker thread until the client closes it or it idles
-# for server.keep_alive_timeout_s: connections beyond server.threads wait in the accept queue the
-# whole run and are never answered. wrk does not count them as errors, so the figures would
-# silently be those of fewer connections. Say so, and mark those rows.
-SERVER_THREADS="$(sed -n 's/.*{"server.threads", "\([0-9]*\)".*/\1/p' "$ROOT/host/config/config_defaults.cpp")"
-for ((i = 0; i < ${#DAEMON_ARGS[@]}; i++)); do
-  if [[ "${DAEMON_ARGS[$i]}" == server.threads=* ]]; then SERVER_THREADS="${DAEMON_ARGS[$i]#*=}"; fi
-done
-for c in $CONNECTIONS; do
-  if [[ -n "$SERVER_THREADS" ]] && ((c > SERVER_THREADS)); then
-    echo "bench: warning: $c connections > server.threads=$SERVER_THREADS: $((c - SERVER_THREADS)) of them will never be served" >&2
-  fi
-done
-
 # Created here, not by the redirections below: those happen in the child, which may run after
 # the first look for the banner.
 : >"$OUT/daemon.out"

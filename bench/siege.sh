@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# bench/siege.sh: the HTTP front under idle and slow connections (`make bench-siege`). Two
+# bench/run.sh runs of find by _key with their /healthz ceilings, at 16 and 64 connections:
+#   1. find_key         nothing else connected
+#   2. find_key_siege   while 10,000 idle connections and 1,000 that send a head one field every
+#                       5 s are held (SIEGE_IDLE, SIEGE_SLOW), from many loopback addresses
+# then the two side by side. Settings: SIEGE_ROUNDS=1 (alternating pairs), SIEGE_PIN=1 (the daemon
+# on CPU 1, wrk and the siege on CPU 0), and bench/run.sh's (BENCH_CONNECTIONS defaults to
+# "16 64" here; BENCH_SKIP_BUILD=1 reuses the Release build).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROUNDS="${SIEGE_ROUNDS:-1}"
+export BENCH_CONNECTIONS="${BENCH_CONNECTIONS:-16 64}"
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "siege.sh: SIEGE_ROUNDS must be a positive number" >&2; exit 1; }
+OUT="${BENCH_OUT_ROOT:-$ROOT/build-bench/bench-results/siege-$(date +%Y%m%d-%H%M%S)}"
+mkdir -p "$OUT"
+if [[ "${SIEGE_PIN:-0}" == 1 ]]; then
+  export BENCH_DAEMON_CPUS=1 BENCH_WRK_CPUS=0
+fi
+
+run() {
+  echo "== $1 ($2)"
+  BENCH_SCENARIOS="$1" BENCH_OUT="$OUT/$2" bash "$ROOT/bench/run.sh" | tee "$OUT/$2.txt"
+  export BENCH_SKIP_BUILD=1  # built once
+}
+
+for r in $(seq "$ROUNDS"); do
+  run find_key "plain-$r"
+  run find_key_siege "siege-$r"
+done
+
+echo
+echo "siege summary (ops/s, p99 ms; each run's /healthz beside its find_key)"
+printf '%-15s %5s %10s %8s %12s %8s\n' run conns "find ops/s" "p99" "healthz/s" "p99"
+for f in "$OUT"/*/results.tsv; do
+  run_name="$(basename "$(dirname "$f")")"
+  awk -F'\t' -v run="$run_name" '
+    $1 == "round" { next }
+    $2 == "healthz" { h[$3] = $5; hp[$3] = $7; next }
+    { s[$3] = $5; sp[$3] = $7 }
+    END { for (c in s) printf "%-15s %5s %10.0f %8s %12.0f %8s\n", run, c, s[c], sp[c], h[c], hp[c] }' "$f"
+done
+echo "siege.sh: everything in $OUT" >&2
