@@ -76,7 +76,7 @@ Result<Reply> AuthService::send_otp(const Request& request) const {
                : Status(code::kAuthenticationFailed,
                         "inviting needs an administrator's token: send 'Authorization: Bearer'");
   }
-  if (Status s = limits_.hit(context->project, "otp|email|" + canonical_email(*email),
+  if (Status s = limits_.take(context->project, "otp|email|" + canonical_email(*email),
                              config_.rates.send_otp_per_email, context->now_ms);
       !s) {
     return s;
@@ -109,40 +109,40 @@ Result<Reply> AuthService::update_account(const Request& request) const {
     return check_new_password(password, context->settings->password_policy, *email);
   });
   if (!value) return value.status();
-  if (Status s = check_signin_limits(request, *email); !s) return s;
-  auto found = users_.by_email(context->project, *email);
-  if (!found) return found.status();
-  Status spent = *found ? spend_code(*context, *email, *intent, *code)
-                        : Status(code::kOtpInvalid, "the code is not valid");
-  if (!spent) {
-    count_failure(request, *email);
-    return spent;
-  }
-  auto user = mark_verified(*context, std::move(**found));
-  if (!user) return user.status();
-  const std::string user_key = user->value("_key", "");
-  Result<json> changed = *user;
-  switch (*intent) {
-    case OtpIntent::kChangePassword: {
-      auto hash = hash_password(*value, config_.argon2);
-      if (!hash) return hash.status();
-      changed = users_.set(context->project, user_key, {{"password_hash", *hash}}, context->now_ms);
-      // A new password ends every session: whoever knew the old one is signed out.
-      if (changed)
-        (void)sessions_.end_all(context->project, user_key, "password changed", context->now_ms);
-      break;
-    }
-    case OtpIntent::kChangeEmail:
-      changed = users_.change_email(context->project, *user, *value, context->now_ms);
-      break;
-    default:
-      changed = users_.change_username(context->project, *user, *value, context->now_ms);
-      break;
-  }
+  auto changed = guarded(request, *email, [&]() -> Result<json> {
+    auto found = users_.by_email(context->project, *email);
+    if (!found) return found.status();
+    if (!*found) return Status(code::kOtpInvalid, "the code is not valid");
+    if (Status s = spend_code(*context, *email, *intent, *code); !s) return s;
+    auto user = mark_verified(*context, std::move(**found));
+    if (!user) return user.status();
+    return change_account(*context, *user, *intent, *value);
+  });
   if (!changed) return changed.status();
   auto tokens = signed_in(request, *changed, audience(request, context->project));
   if (!tokens) return tokens.status();
   return Reply(std::move(*tokens));
+}
+
+Result<json> AuthService::change_account(const Context& context, const json& user,
+                                         OtpIntent intent, const std::string& value) const {
+  const std::string user_key = user.value("_key", "");
+  switch (intent) {
+    case OtpIntent::kChangePassword: {
+      auto hash = hash_password(value, config_.argon2);
+      if (!hash) return hash.status();
+      auto changed =
+          users_.set(context.project, user_key, {{"password_hash", *hash}}, context.now_ms);
+      // A new password ends every session: whoever knew the old one is signed out.
+      if (changed)
+        (void)sessions_.end_all(context.project, user_key, "password changed", context.now_ms);
+      return changed;
+    }
+    case OtpIntent::kChangeEmail:
+      return users_.change_email(context.project, user, value, context.now_ms);
+    default:
+      return users_.change_username(context.project, user, value, context.now_ms);
+  }
 }
 
 Result<Reply> AuthService::update_profile(const Request& request) const {

@@ -58,6 +58,27 @@ Status read_rule(const Host& host, std::string_view key, RateRule* out) {
       std::string(key) + " must be <limit>/<window seconds> (e.g. 10/900), or off", {{"key", key}});
 }
 
+Status read_rates(const Host& host, RateRules* out) {
+  SigninRules& signin = out->signin;
+  RateRule per_email{signin.per_email.free_attempts, signin.per_email.window_s};
+  for (auto [key, rule] :
+       {std::pair{"auth.rate.signin_per_email_address", &signin.per_email_address},
+        std::pair{"auth.rate.signin_failures_per_address", &signin.per_address},
+        std::pair{"auth.rate.signin_failures_per_email", &per_email},
+        std::pair{"auth.rate.send_otp_per_email", &out->send_otp_per_email},
+        std::pair{"auth.rate.signup_per_address", &out->signup_per_address}}) {
+    if (Status s = read_rule(host, key, rule); !s) return s;
+  }
+  signin.per_email.free_attempts = per_email.limit;
+  signin.per_email.window_s = per_email.window_s;
+  if (Status s = read_int(host, "auth.rate.signin_delay_max_s", 1, 86'400,
+                          &signin.per_email.max_delay_s);
+      !s) {
+    return s;
+  }
+  return read_int(host, "auth.rate.familiar_address_days", 0, 3650, &signin.familiar_days);
+}
+
 Status read_argon2(const Host& host, Argon2Params* out) {
   int64_t t = out->t_cost, m = out->m_cost_kib, p = out->parallelism;
   for (auto [key, min, max, value] :
@@ -136,13 +157,7 @@ Result<AuthConfig> AuthConfig::load(const Host& host) {
   }
   if (Status s = read_argon2(host, &c.argon2); !s) return s;
   if (Status s = read_keys(host, c, &c.keys); !s) return s;
-  for (auto [key, rule] :
-       {std::pair{"auth.rate.signin_failures_per_email", &c.rates.signin_failures_per_email},
-        std::pair{"auth.rate.signin_failures_per_address", &c.rates.signin_failures_per_address},
-        std::pair{"auth.rate.send_otp_per_email", &c.rates.send_otp_per_email},
-        std::pair{"auth.rate.signup_per_address", &c.rates.signup_per_address}}) {
-    if (Status s = read_rule(host, key, rule); !s) return s;
-  }
+  if (Status s = read_rates(host, &c.rates); !s) return s;
   c.app_name = host.config_or("auth.app_name", c.app_name);
   c.admin_email = host.config_or("auth.admin_email", "");
   c.admin_password = host.config_or("auth.admin_password", "");

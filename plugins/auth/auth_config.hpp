@@ -12,12 +12,12 @@
 #include "password.hpp"
 #include "password_dictionary.hpp"
 #include "rate_limiter.hpp"
+#include "signin_guard.hpp"
 
 namespace opbase::auth {
 
 struct RateRules {
-  RateRule signin_failures_per_email{10, 900};
-  RateRule signin_failures_per_address{100, 900};
+  SigninRules signin;  // password and code attempts (signin_guard.hpp)
   RateRule send_otp_per_email{5, 900};
   RateRule signup_per_address{20, 3600};
 };

@@ -23,6 +23,7 @@ AuthService::AuthService(const Host& host, AuthConfig config)
       users_(store_),
       codes_(store_),
       limits_(store_),
+      guard_(store_, limits_, config_.rates.signin),
       nonces_(store_),
       project_settings_(store_, config_.seed) {}
 
@@ -48,6 +49,9 @@ void AuthService::purge_if_due(std::string_view project, int64_t now_ms) const {
     auto [it, first] = purged_ms_.try_emplace(std::string(project), now_ms);
     if (!first && now_ms - it->second < kEveryMs) return;
     it->second = now_ms;
+  }
+  for (const Status& swept : {limits_.sweep_idle(project, now_ms), guard_.sweep(project, now_ms)}) {
+    if (!swept) host_.warn("sweeping idle auth documents failed: " + swept.message());
   }
   auto purged = store_.purge(project, {store::State::kDeleted, now_ms - kDeletedKeptMs});
   if (!purged) host_.warn("purging spent auth documents failed: " + purged.status().message());

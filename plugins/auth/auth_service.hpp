@@ -7,10 +7,12 @@
 //    after the same argon2id work; send_otp answers the same whether or not the e-mail exists;
 //    an OTP sign-in for an unknown e-mail is OTP_INVALID like a wrong code;
 //  - a request is checked whole before a code is spent, so a malformed request does not burn it;
-//  - failed sign-ins (and failed account updates) count per e-mail and per client address.
+//  - every attempt at a password or code is counted before it is checked, per account and
+//    address, per address and per account (signin_guard.hpp), and given back when right.
 // Thread-safety: every method may be called from any thread.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -29,6 +31,7 @@
 #include "project_settings.hpp"
 #include "rate_limiter.hpp"
 #include "sessions.hpp"
+#include "signin_guard.hpp"
 #include "tokens.hpp"
 #include "users.hpp"
 
@@ -71,8 +74,10 @@ class AuthService {
                                     const std::string& email, const std::string& aud) const;
   Result<nlohmann::json> invite_signin(const Request& request, const Context& context,
                                        const std::string& email, const std::string& aud) const;
-  Status check_signin_limits(const Request& request, const std::string& email) const;
-  void count_failure(const Request& request, const std::string& email) const;
+  // Counts the attempt in its sign-in limits, runs `attempt`, and stops counting it unless it
+  // failed as a guess does (a wrong password or code).
+  Result<nlohmann::json> guarded(const Request& request, const std::string& email,
+                                 const std::function<Result<nlohmann::json>()>& attempt) const;
   // A session and token set for `user`, and the user.signedin event.
   Result<nlohmann::json> signed_in(const Request& request, const nlohmann::json& user,
                                    const std::string& aud) const;
@@ -83,13 +88,17 @@ class AuthService {
                     std::string_view code) const;
   Status send_code(const Context& context, const std::string& email, OtpIntent intent) const;
   Result<nlohmann::json> mark_verified(const Context& context, nlohmann::json user) const;
+  // update_account's change, once its code was spent: the account after it.
+  Result<nlohmann::json> change_account(const Context& context, const nlohmann::json& user,
+                                        OtpIntent intent, const std::string& value) const;
   // The project's policy, then the dictionary of easy-to-guess passwords (`email` names the
   // user): WEAK_PASSWORD saying why.
   Status check_new_password(std::string_view password, const PasswordPolicy& policy,
                             std::string_view email) const;
 
-  // Removes for good the auth documents deleted over an hour ago (spent nonces, old rate-limit
-  // windows), at most every ten minutes per project.
+  // Sweeps idle rate buckets, throttles and familiar addresses to the deleted state, and removes
+  // for good the auth documents deleted over an hour ago (those, spent nonces), at most every
+  // ten minutes per project.
   void purge_if_due(std::string_view project, int64_t now_ms) const;
   // Makes the configured first administrator of a project, once per project and process.
   void bootstrap_admin(std::string_view project) const;
@@ -105,6 +114,7 @@ class AuthService {
   Users users_;
   OtpCodes codes_;
   RateLimiter limits_;
+  SigninGuard guard_;
   Nonces nonces_;
   ProjectSettings project_settings_;
   mutable std::mutex bootstrap_mutex_;  // guards bootstrapped_

@@ -1,13 +1,18 @@
-// Rate limits of the auth plugin (DECISIONS 22): fixed-window counters kept in the project's
-// store (collection `rate_limits`, one document per (bucket, window)), so several daemons on one
-// MongoDB share them. A counter grows with a conditional `inc` in the store, never read-modify-
-// write in memory. Buckets are digests of what they count (an e-mail, a client address), so the
-// store does not collect addresses in clear.
+// Rate limits of the auth plugin: token buckets kept in the project's store (collection
+// `rate_limits`, one document per bucket), so several daemons sharing a MongoDB share them.
 //
-// Old windows: the first event of a bucket's window moves that bucket's windows older than the
-// previous one to the deleted state (the previous one stays for daemons whose clock lags); the
-// plugin's purge of deleted documents (store.purge) removes them for good. A bucket never seen
-// again keeps its last one or two window documents.
+// A rule "limit per window" is a bucket of `limit` tokens that refills one token every
+// window / limit: a burst of `limit`, then an even pace, with no window edge to time attacks
+// around. An event takes its token before it happens (take-then-act): of N requests racing for
+// a bucket with k tokens, exactly k go ahead, on one daemon or many. The bucket is one number,
+// the time at which it will be full again (the generic cell rate algorithm's "theoretical
+// arrival time"), and every take is one conditional update of it in the store, never a
+// read-modify-write in memory. Buckets are digests of what they count (an e-mail, a client
+// address), so the store does not collect addresses in clear.
+//
+// A bucket full again for a while is the same as no bucket: sweep_idle() moves those documents
+// to the deleted state for the plugin's purge, and a take finding its document swept brings it
+// back.
 // Thread-safety: every method may be called from any thread.
 #pragma once
 
@@ -30,21 +35,18 @@ class RateLimiter {
  public:
   explicit RateLimiter(const DocumentStore& store) : store_(store) {}
 
-  // RATE_LIMIT_EXCEEDED (details {"retry_after": seconds until the window ends, at least 1})
-  // when `bucket` has already counted `rule.limit` events in the current window; OK otherwise.
-  // Counts nothing.
-  Status check(std::string_view project, std::string_view bucket, const RateRule& rule,
-               int64_t now_ms) const;
-
-  // Counts one event for `bucket` and answers RATE_LIMIT_EXCEEDED when it went over the limit
-  // (the count after it > limit), OK otherwise. For rules that count every attempt (send_otp,
-  // sign-up).
-  Status hit(std::string_view project, std::string_view bucket, const RateRule& rule,
-             int64_t now_ms) const;
-
-  // Counts one event without answering over-limit (failed sign-ins: the failure is the answer).
-  void record(std::string_view project, std::string_view bucket, const RateRule& rule,
+  // Takes a token from `bucket` for an event about to happen: OK when there was one;
+  // RATE_LIMIT_EXCEEDED (details {"retry_after": seconds until the next token, at least 1})
+  // when the bucket is empty, and then nothing is taken.
+  Status take(std::string_view project, std::string_view bucket, const RateRule& rule,
               int64_t now_ms) const;
+
+  // Puts back a token taken for an event that turned out not to count (a sign-in that
+  // succeeded). Best effort: a lost give-back only tightens the limit by one token.
+  void give_back(std::string_view project, std::string_view bucket, const RateRule& rule) const;
+
+  // Moves the documents of buckets full for over a minute to the deleted state.
+  Status sweep_idle(std::string_view project, int64_t now_ms) const;
 
  private:
   const DocumentStore& store_;

@@ -15,10 +15,6 @@ Status invalid_credentials() {
   return {code::kInvalidCredentials, "the e-mail or the password is wrong"};
 }
 
-std::string email_bucket(std::string_view kind, std::string_view email) {
-  return std::string(kind) + "|email|" + canonical_email(email);
-}
-
 std::string address_bucket(std::string_view kind, std::string_view address) {
   return std::string(kind) + "|addr|" + std::string(address);
 }
@@ -45,7 +41,7 @@ Result<Reply> AuthService::signup(const Request& request) const {
   if (Status s = check_new_password(*password, context->settings->password_policy, *email); !s) {
     return s;
   }
-  if (Status s = limits_.hit(context->project, address_bucket("signup", request.client_address),
+  if (Status s = limits_.take(context->project, address_bucket("signup", request.client_address),
                              config_.rates.signup_per_address, context->now_ms);
       !s) {
     return s;
@@ -74,38 +70,29 @@ Result<Reply> AuthService::signin(const Request& request) const {
   }
   auto email = email_field(request.body, "email");
   if (!email) return email.status();
-  if (Status s = check_signin_limits(request, *email); !s) return s;
   const std::string aud = audience(request, context->project);
-  auto answer = *grant == "password" ? password_signin(request, *context, *email, aud)
-                                     : otp_signin(request, *context, *email, aud);
-  if (!answer) {
-    const Status failed = answer.status();  // a copy: code() views into it
-    if (failed.code() == code::kInvalidCredentials || failed.code() == code::kOtpInvalid ||
-        failed.code() == code::kOtpExpired) {
-      count_failure(request, *email);
-    }
-    return failed;
-  }
+  auto answer = guarded(request, *email, [&] {
+    return *grant == "password" ? password_signin(request, *context, *email, aud)
+                                : otp_signin(request, *context, *email, aud);
+  });
+  if (!answer) return answer.status();
   return Reply(std::move(*answer));
 }
 
-Status AuthService::check_signin_limits(const Request& request, const std::string& email) const {
-  const int64_t now = now_ms();
-  if (Status s = limits_.check(request.project_id, email_bucket("signin", email),
-                               config_.rates.signin_failures_per_email, now);
-      !s) {
-    return s;
+Result<json> AuthService::guarded(const Request& request, const std::string& email,
+                                  const std::function<Result<json>()>& attempt) const {
+  auto admitted = guard_.admit(request.project_id, email, request.client_address, now_ms());
+  if (!admitted) return admitted.status();
+  Result<json> answer = attempt();
+  if (answer) {
+    guard_.succeeded(request.project_id, *admitted, now_ms());
+    return answer;
   }
-  return limits_.check(request.project_id, address_bucket("signin", request.client_address),
-                       config_.rates.signin_failures_per_address, now);
-}
-
-void AuthService::count_failure(const Request& request, const std::string& email) const {
-  const int64_t now = now_ms();
-  limits_.record(request.project_id, email_bucket("signin", email),
-                 config_.rates.signin_failures_per_email, now);
-  limits_.record(request.project_id, address_bucket("signin", request.client_address),
-                 config_.rates.signin_failures_per_address, now);
+  const std::string_view failed = answer.status().code();
+  const bool guess = failed == code::kInvalidCredentials || failed == code::kOtpInvalid ||
+                     failed == code::kOtpExpired;
+  if (!guess) guard_.released(request.project_id, *admitted);
+  return answer;
 }
 
 Result<json> AuthService::password_signin(const Request& request, const Context& context,

@@ -43,4 +43,48 @@ Result<store::UpdateAnswer> update_where(const DocumentStore& store, std::string
   return store.update(project, request);
 }
 
+Result<bool> update_matched(const DocumentStore& store, std::string_view project,
+                            std::string_view collection, const nlohmann::json& match,
+                            store::Change change) {
+  auto answer = update_where(store, project, collection, match, std::move(change));
+  if (!answer) return answer.status();
+  return !answer->documents.empty();
+}
+
+namespace {
+
+store::StateRequest state_change(std::string_view collection, const nlohmann::json& match,
+                                 store::State from, store::State to, int64_t now_ms) {
+  store::StateRequest request;
+  request.collection = std::string(collection);
+  request.scope = store::Scope::everyone();
+  request.match = match_of(match);
+  request.from = from;
+  request.to = to;
+  request.ref = std::string(collection) + "_idle";
+  request.at_ms = now_ms;
+  return request;
+}
+
+}  // namespace
+
+Status insert_or_revive(const DocumentStore& store, std::string_view project,
+                        std::string_view collection, nlohmann::json doc) {
+  const nlohmann::json key = doc.value("_key", nlohmann::json());
+  Status inserted = store.insert(project, {std::string(collection), {std::move(doc)}});
+  if (inserted.code() != store::kDuplicateKey) return inserted;
+  auto revived = store.change_state(
+      project, state_change(collection, {{"_key", key}}, store::State::kDeleted,
+                            store::State::kActive, /*now_ms=*/0));
+  return revived ? inserted : revived.status();
+}
+
+Status sweep(const DocumentStore& store, std::string_view project, std::string_view collection,
+             const nlohmann::json& match, int64_t now_ms) {
+  return store
+      .change_state(project, state_change(collection, match, store::State::kActive,
+                                          store::State::kDeleted, now_ms))
+      .status();
+}
+
 }  // namespace opbase::auth

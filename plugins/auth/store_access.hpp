@@ -1,8 +1,10 @@
 // Small pieces every auth component uses on the project's store: a match from match syntax with
-// the `_` names the plugin's own documents use, a change that sets fields, and a read by `_key`.
+// the `_` names the plugin's own documents use, a change that sets fields, a read by `_key`, and
+// the life of documents that are swept when idle and brought back when needed again.
 // Thread-safety: pure functions, and DocumentStore calls (safe from any thread).
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
@@ -33,5 +35,23 @@ Result<std::optional<nlohmann::json>> find_by_key(const DocumentStore& store,
 Result<store::UpdateAnswer> update_where(const DocumentStore& store, std::string_view project,
                                          std::string_view collection, const nlohmann::json& match,
                                          store::Change change, store::Events events = {});
+
+// update_where for one document: whether `match` selected it (and `change` was applied).
+Result<bool> update_matched(const DocumentStore& store, std::string_view project,
+                            std::string_view collection, const nlohmann::json& match,
+                            store::Change change);
+
+// Inserts `doc`. When its `_key` is taken, answers kDuplicateKey; if the holder was a document
+// swept to the deleted state (see sweep), it is first made active again, so the caller's next
+// conditional update finds it (with the values it was swept with, which say "idle").
+Status insert_or_revive(const DocumentStore& store, std::string_view project,
+                        std::string_view collection, nlohmann::json doc);
+
+// Moves the active documents `match` selects to the deleted state, where the plugin's purge of
+// deleted documents removes them for good after an hour. For documents that mean nothing any
+// more (a full rate bucket, an expired record); insert_or_revive brings one back if its key is
+// needed before the purge.
+Status sweep(const DocumentStore& store, std::string_view project, std::string_view collection,
+             const nlohmann::json& match, int64_t now_ms);
 
 }  // namespace opbase::auth

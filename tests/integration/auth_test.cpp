@@ -14,11 +14,16 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <thread>
 #include <tuple>
 
+#include "Poco/Net/HTTPClientSession.h"
+#include "Poco/Net/HTTPRequest.h"
+#include "Poco/Net/HTTPResponse.h"
+#include "Poco/Net/StreamSocket.h"
 #include "daemon_process.hpp"
 #include "process_cpu.hpp"
 #include "smtp_sink.hpp"
@@ -115,6 +120,52 @@ std::string base64url(std::string_view bytes) {
   if (bits > 0) out += kAlphabet[(buffer << (6 - bits)) & 63];
   return out;
 }
+
+// API calls from one client address of 127.0.0.0/8 (each reaches the daemon on 127.0.0.1 on
+// Linux, and the daemon takes the client address from the socket), a connection per call.
+class ClientAt {
+ public:
+  ClientAt(const DaemonProcess& daemon, std::string source)
+      : daemon_(daemon), source_(std::move(source)) {}
+
+  // The status and body of one call; status 0 when the exchange failed.
+  std::pair<int, json> call(const json& body) {
+    try {
+      Poco::Net::StreamSocket socket;
+      socket.impl()->bind(Poco::Net::SocketAddress(source_, 0), /*reuseAddress=*/false);
+      socket.connect(Poco::Net::SocketAddress("127.0.0.1", static_cast<Poco::UInt16>(daemon_.port())),
+                     Poco::Timespan(10, 0));
+      Poco::Net::HTTPClientSession session(socket);
+      session.setTimeout(Poco::Timespan(30, 0));
+      Poco::Net::HTTPRequest request(Poco::Net::HTTPRequest::HTTP_POST, daemon_.api_path(),
+                                     Poco::Net::HTTPMessage::HTTP_1_1);
+      request.set("X-API-KEY", daemon_.api_key());
+      request.setContentType("application/json");
+      const std::string text = body.dump();
+      request.setContentLength(static_cast<std::streamsize>(text.size()));
+      session.sendRequest(request) << text;
+      Poco::Net::HTTPResponse response;
+      std::istream& in = session.receiveResponse(response);
+      const std::string answer{std::istreambuf_iterator<char>(in), {}};
+      return {response.getStatus(), json::parse(answer, nullptr, false)};
+    } catch (const std::exception& e) {
+      return {0, json{{"transport_error", e.what()}}};
+    }
+  }
+  // The error code of a password sign-in, or "OK".
+  std::string signin(const std::string& email, const std::string& password) {
+    const auto [status, body] = call({{"op", "auth.signin"},
+                                      {"grant_type", "password"},
+                                      {"email", email},
+                                      {"password", password}});
+    if (status == 200) return "OK";
+    return body.contains("error") ? body["error"].value("code", "?") : body.dump();
+  }
+
+ private:
+  const DaemonProcess& daemon_;
+  std::string source_;
+};
 
 class AuthHttp : public ::testing::Test {
  protected:
@@ -852,23 +903,80 @@ TEST_F(AuthHttp, SettingsAndNonce) {
 
 // ---- deployments with other settings ------------------------------------------------------
 
-TEST_F(AuthHttp, FailedSigninsAreRateLimitedPerEmail) {
-  DaemonOptions o = options(*sink_);
-  o.config["auth.rate.signin_failures_per_email"] = "3/600";
-  auto daemon = DaemonProcess::start(o);
+TEST_F(AuthHttp, SigninsAreLimitedPerEmailAndAddressAndTheOwnerElsewhereGoesOn) {
+  auto daemon = daemon_with({{"auth.rate.signin_per_email_address", "3/600"}});
   const std::string email = fresh_email();
   ASSERT_EQ(signup(email, kPassword, daemon.get()).status, 200);
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_EQ(signin(email, "Wrong-pass-1", {}, daemon.get()).code(), "INVALID_CREDENTIALS");
+  ClientAt attacker(*daemon, "127.0.0.2");
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(attacker.signin(email, "Wrong-pass-1"), "INVALID_CREDENTIALS");
+  const auto [status, limited] = attacker.call({{"op", "auth.signin"},
+                                                {"grant_type", "password"},
+                                                {"email", email},
+                                                {"password", kPassword}});
+  EXPECT_EQ(status, 429);  // even the right password, from this address
+  EXPECT_EQ(limited["error"]["code"], "RATE_LIMIT_EXCEEDED");
+  const int64_t retry = limited["error"]["details"]["retry_after"];
+  EXPECT_EQ(retry, 200);  // the next of 3 tokens per 600 s
+  EXPECT_EQ(ClientAt(*daemon, "127.0.0.3").signin(email, kPassword), "OK");
+  EXPECT_EQ(attacker.signin(fresh_email(), "Wrong-pass-1"), "INVALID_CREDENTIALS");
+}
+
+// 60 guesses at once against a limit of 10: each is counted before its password is checked,
+// so no more than 10 are checked.
+TEST_F(AuthHttp, ParallelGuessesCannotPassTheLimit) {
+  const std::string email = fresh_email("victim");
+  ASSERT_EQ(signup(email).status, 200);
+  constexpr int kGuesses = 60;
+  std::vector<std::string> codes(kGuesses);
+  std::vector<std::thread> guessers;
+  for (int i = 0; i < kGuesses; ++i) {
+    guessers.emplace_back([&, i] {
+      codes[i] = signin(email, "Wrong-pass-" + std::to_string(i)).code();
+    });
   }
-  Answer limited = signin(email, kPassword, {}, daemon.get());  // even the right password
-  EXPECT_EQ(limited.status, 429);
-  EXPECT_EQ(limited.code(), "RATE_LIMIT_EXCEEDED");
-  const int64_t retry = limited.body["error"]["details"]["retry_after"];
-  EXPECT_GT(retry, 0);
-  EXPECT_LE(retry, 600);
-  EXPECT_FALSE(limited.retry_after.empty());
-  EXPECT_EQ(signin(fresh_email(), "Wrong-pass-1", {}, daemon.get()).code(), "INVALID_CREDENTIALS");
+  for (auto& guesser : guessers) guesser.join();
+  const auto checked = std::count(codes.begin(), codes.end(), "INVALID_CREDENTIALS");
+  const auto limited = std::count(codes.begin(), codes.end(), "RATE_LIMIT_EXCEEDED");
+  EXPECT_LE(checked, 10);
+  EXPECT_GE(checked, 1);
+  EXPECT_EQ(checked + limited, kGuesses);
+}
+
+// 1,000 wrong guesses from one address do not lock the owner out: the right password from
+// another address signs in at once.
+TEST_F(AuthHttp, AThousandGuessesFromOneAddressDoNotLockTheOwnerOut) {
+  auto daemon = daemon_with({{"auth.rate.signin_failures_per_address", "100/900"}});
+  const std::string email = fresh_email("victim");
+  ASSERT_EQ(signup(email, kPassword, daemon.get()).status, 200);
+  ClientAt attacker(*daemon, "127.0.0.2");
+  std::map<std::string, int> answers;
+  for (int i = 0; i < 1000; ++i) ++answers[attacker.signin(email, "Wrong-" + std::to_string(i))];
+  EXPECT_EQ(answers["INVALID_CREDENTIALS"], 10);
+  EXPECT_EQ(answers["RATE_LIMIT_EXCEEDED"], 990);
+  EXPECT_EQ(ClientAt(*daemon, "127.0.0.3").signin(email, kPassword), "OK");
+  EXPECT_EQ(attacker.signin(email, kPassword), "RATE_LIMIT_EXCEEDED");
+}
+
+// Many addresses guessing at one account meet a growing delay; an address the owner signed in
+// from before is not held back by it.
+TEST_F(AuthHttp, ManyAddressesAreDelayedButTheOwnersUsualAddressIsNot) {
+  auto daemon = daemon_with({{"auth.rate.signin_failures_per_email", "5/900"},
+                             {"auth.rate.signin_per_email_address", "2/900"}});
+  const std::string email = fresh_email("victim");
+  ASSERT_EQ(signup(email, kPassword, daemon.get()).status, 200);
+  ClientAt home(*daemon, "127.0.0.3");
+  ASSERT_EQ(home.signin(email, kPassword), "OK");
+  std::map<std::string, int> answers;
+  for (int host = 10; host < 20; ++host) {
+    ClientAt stranger(*daemon, "127.0.0." + std::to_string(host));
+    for (int i = 0; i < 3; ++i) ++answers[stranger.signin(email, "Wrong-" + std::to_string(i))];
+  }
+  // 5 free, then one before the first wait (1 s); one more per wait, should the loop be slow.
+  EXPECT_GE(answers["INVALID_CREDENTIALS"], 6);
+  EXPECT_LE(answers["INVALID_CREDENTIALS"], 8);
+  EXPECT_EQ(answers["INVALID_CREDENTIALS"] + answers["RATE_LIMIT_EXCEEDED"], 30);
+  EXPECT_EQ(ClientAt(*daemon, "127.0.0.30").signin(email, kPassword), "RATE_LIMIT_EXCEEDED");
+  EXPECT_EQ(home.signin(email, kPassword), "OK");
 }
 
 TEST_F(AuthHttp, VerifyEmailOnSignupNeedsTheMailedCodeFirst) {
