@@ -24,6 +24,8 @@ Status Daemon::load() {
   auto mail = mail_settings_from(config_);
   if (!mail) return mail.status();
   mailer_ = make_mailer(*mail);
+  // Plugins' mail goes through the queue, kept in the project stores until it is sent.
+  mail_queue_ = std::make_unique<MailQueue>(*mailer_, *stores_, mail->queue, &system_now_ms);
   auto capacity = config_.get_int("events.queue_capacity", 1, 10'000'000);
   if (!capacity) return capacity.status();
   bus_ = std::make_unique<EventBus>(static_cast<size_t>(*capacity));
@@ -85,7 +87,7 @@ void Daemon::load_plugins() {
   context_.bus = bus_.get();
   context_.config = &config_;
   context_.stores = stores_.get();
-  context_.mailer = mailer_.get();
+  context_.mailer = mail_queue_.get();
   context_.durable = &durable_;
   context_.plugin_metrics = &plugin_metrics_;
   context_.now_ms = &system_now_ms;
@@ -105,6 +107,7 @@ Status Daemon::serve() {
   gateway_ = std::make_unique<HttpGateway>(*settings, *dispatcher_, metrics_,
                                            [this] { return readiness(); });
   if (Status started = gateway_->start(); !started) return started;
+  mail_queue_->start();
 
   log::info("daemon", "opbase " OPBASE_VERSION " serving " +
                           std::to_string(projects_->all().size()) + " project(s), " +
@@ -144,6 +147,8 @@ void Daemon::stop() {
     bus_->stop(std::max<int64_t>(left.count(), 200));
   }
   if (loader_) loader_->shutdown_all();
+  // After the plugins, which may queue mail until they stop; what is not sent stays queued.
+  if (mail_queue_) mail_queue_->stop();
   stores_.reset();  // after the plugins: they may write until their shutdown returns
   log::info("daemon", "stopped");
 }
@@ -194,6 +199,7 @@ std::string Daemon::metrics_extra() const {
   out += "# TYPE opbase_events_dropped_total counter\n";
   out += dropped;
   out += plugin_metrics_.render();
+  if (mail_queue_) out += mail_queue_->metrics();
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include "events/event_bus.hpp"
 #include "gateway/dispatcher.hpp"
 #include "gateway/http_gateway.hpp"
+#include "mail/mail_queue.hpp"
 #include "mail/mailer.hpp"
 #include "metrics/metrics.hpp"
 #include "metrics/plugin_metrics.hpp"
@@ -56,6 +57,7 @@ class Daemon {
   std::unique_ptr<Projects> projects_;
   std::unique_ptr<Stores> stores_;
   std::unique_ptr<Mailer> mailer_;  // before loader_: plugins may send mail until shutdown
+  std::unique_ptr<MailQueue> mail_queue_;  // plugins' mail, sent by mailer_ in the background
   std::unique_ptr<EventBus> bus_;
   DurableSubscriptions durable_;  // before loader_: plugins write events until they stop
   PluginMetrics plugin_metrics_;

@@ -72,6 +72,12 @@ const std::vector<ConfigDefault>& config_defaults() {
        "seconds for the connect and for each reply of the SMTP server (1-3600)"},
       {"mail.smtp.tls_verify", "true",
        "check the SMTP server's certificate against the system's CA bundle"},
+      {"mail.queue.workers", "2", "threads sending queued mail (1-16)"},
+      {"mail.queue.max_attempts", "8",
+       "sends tried before a queued mail is given up, logged and removed (1-100)"},
+      {"mail.queue.retry_s", "5",
+       "seconds before a failed mail is tried again, doubling after each failure up to an hour "
+       "(1-3600)"},
       {"log.level", "info", "debug, info, warning or error"},
       {"log.file", "",
        "append log lines to this file instead of standard error (needed with --daemon, which "

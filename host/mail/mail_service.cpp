@@ -21,7 +21,7 @@ Status read_string(const json& input, const char* name, std::string* out) {
 
 }  // namespace
 
-Result<json> call_mail_service(Mailer& mailer, const json& input) {
+Result<json> call_mail_service(Mailer& mailer, std::string_view project, const json& input) {
   if (!input.is_object())
     return Status::validation(std::string(kMailSendService) + ": input must be a JSON object");
   Mail mail;
@@ -29,8 +29,7 @@ Result<json> call_mail_service(Mailer& mailer, const json& input) {
                              std::pair{"text", &mail.text}}) {
     if (Status read = read_string(input, name, field); !read) return read;
   }
-  if (Status sent = mailer.send(mail); !sent) return sent;
-  return json{{"sent", true}};
+  return mailer.submit(project, mail);
 }
 
 }  // namespace opbase::host

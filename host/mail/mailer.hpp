@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +36,10 @@ class Mailer {
   // VALIDATION_ERROR (details {"field": ...}) for a bad `to` or subject; INTERNAL_ERROR when the
   // transport failed, with the server's reply but never the credentials.
   virtual Status send(const Mail& mail) = 0;
+  // How the mail.send service hands over a plugin's mail for `project`: the answer for the
+  // plugin. A transport sends at once ({"sent": true}); the queue (mail_queue.hpp) keeps the
+  // mail in the project's store and sends it in the background ({"queued": true}).
+  virtual Result<nlohmann::json> submit(std::string_view project, const Mail& mail);
 };
 
 enum class MailTransport { kLog, kSmtp };
@@ -53,11 +58,19 @@ struct SmtpSettings {
   bool tls_verify = true;  // check the server's certificate against the system's CA bundle
 };
 
+// mail.queue.*; the member initialisers are the defaults.
+struct MailQueueSettings {
+  int workers = 2;          // threads sending queued mail
+  int max_attempts = 8;     // sends tried before a mail is given up
+  int64_t retry_s = 5;      // the wait after the first failure; doubles after each, up to an hour
+};
+
 // mail.*; the member initialisers are the defaults.
 struct MailSettings {
   MailTransport transport = MailTransport::kLog;
   std::string from = "opbase <no-reply@localhost>";  // "address" or "Name <address>"
   SmtpSettings smtp;
+  MailQueueSettings queue;
 };
 
 // Reads mail.* from `config`, taking the defaults above for absent keys. A bad value is

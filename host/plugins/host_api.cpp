@@ -138,9 +138,10 @@ opbase_rc call_host_service(opbase_plugin* plugin, std::string_view name,
   return OPBASE_RC_OK;
 }
 
-// The host's mail service (mail.send): any plugin may send, and the project plays no part in a
-// mail, so the caller's project id is not looked at.
-opbase_rc call_mail_host_service(opbase_plugin* plugin, std::string_view input,
+// The host's mail service (mail.send): any plugin may send; the caller's project keeps the mail
+// in its store while it is queued.
+opbase_rc call_mail_host_service(opbase_plugin* plugin, std::string_view project_id,
+                                 std::string_view input,
                                  opbase_service_result_fn on_result, void* caller_ctx) {
   Mailer* mailer = plugin->context->mailer;
   if (mailer == nullptr) {
@@ -154,7 +155,7 @@ opbase_rc call_mail_host_service(opbase_plugin* plugin, std::string_view input,
   }
   Result<nlohmann::json> sent = [&]() -> Result<nlohmann::json> {
     try {
-      return call_mail_service(*mailer, request);
+      return call_mail_service(*mailer, project_id, request);
     } catch (const std::exception& e) {
       return Status::internal(std::string("mail: ") + e.what());
     }
@@ -175,7 +176,7 @@ opbase_rc call_service(opbase_plugin* plugin, opbase_str name, opbase_str projec
                              caller_ctx);
   }
   if (view(name) == kMailSendService) {
-    return call_mail_host_service(plugin, view(input), on_result, caller_ctx);
+    return call_mail_host_service(plugin, view(project_id), view(input), on_result, caller_ctx);
   }
   if (view(name) == kProjectsListService) {
     // Background work (webhook delivery after a restart) needs every project, not only the

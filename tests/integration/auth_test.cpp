@@ -748,6 +748,24 @@ TEST_F(AuthHttp, SendOtpAnswersAlikeForUnknownAddressesAndMailsNothing) {
   EXPECT_EQ(send_otp(known, "dance").code(), "VALIDATION_ERROR");
 }
 
+// The answer does not wait for the mail server: with one that never answers, a known and an
+// unknown address both get the same answer at once (the mail waits in the queue).
+TEST_F(AuthHttp, SendOtpAnswersAlikeWhileTheMailServerHangs) {
+  SmtpSink silent({.silent = true});
+  if (silent.port() <= 0) GTEST_SKIP() << "the SMTP sink did not start";
+  auto daemon = daemon_with({{"mail.smtp.port", std::to_string(silent.port())},
+                             {"mail.smtp.timeout_s", "60"}});
+  const std::string known = fresh_email();
+  ASSERT_EQ(signup(known, kPassword, daemon.get()).status, 200);
+  Answer a = call({{"op", "auth.send_otp"}, {"email", known}, {"intent", "signin"}}, "",
+                  daemon.get());
+  Answer b = call({{"op", "auth.send_otp"}, {"email", fresh_email("ghost")}, {"intent", "signin"}},
+                  "", daemon.get());
+  EXPECT_EQ(a.status, 200) << a.body.dump();
+  EXPECT_EQ(a.body, b.body);
+  EXPECT_EQ(daemon->metric("opbase_mail_queued_total"), 1);
+}
+
 // ---- invites and administrators ---------------------------------------------------------
 
 TEST_F(AuthHttp, AnAdministratorInvitesAndTheInviteeSetsUpTheAccount) {

@@ -233,7 +233,7 @@ class RecordingMailer : public Mailer {
 
 TEST(MailService, SendsAndAnswersSent) {
   RecordingMailer mailer;
-  auto answer = call_mail_service(mailer, {{"to", "a@b.c"}, {"subject", "S"}, {"text", "T"}});
+  auto answer = call_mail_service(mailer, "p1", {{"to", "a@b.c"}, {"subject", "S"}, {"text", "T"}});
   ASSERT_TRUE(answer.is_ok()) << answer.status().to_string();
   EXPECT_EQ(*answer, json({{"sent", true}}));
   ASSERT_EQ(mailer.sent.size(), 1u);
@@ -251,22 +251,22 @@ TEST(MailService, EveryFieldIsARequiredString) {
     json wrong = good;
     wrong[field] = 42;
     for (const json& input : {missing, wrong}) {
-      auto answer = call_mail_service(mailer, input);
+      auto answer = call_mail_service(mailer, "p1", input);
       ASSERT_FALSE(answer.is_ok()) << input.dump();
       EXPECT_EQ(answer.status().code(), "VALIDATION_ERROR");
       EXPECT_EQ(answer.status().details(), json({{"field", field}}));
       EXPECT_NE(answer.status().message().find(field), std::string::npos);
     }
   }
-  EXPECT_EQ(call_mail_service(mailer, json::array()).status().code(), "VALIDATION_ERROR");
-  EXPECT_EQ(call_mail_service(mailer, "text").status().code(), "VALIDATION_ERROR");
+  EXPECT_EQ(call_mail_service(mailer, "p1", json::array()).status().code(), "VALIDATION_ERROR");
+  EXPECT_EQ(call_mail_service(mailer, "p1", "text").status().code(), "VALIDATION_ERROR");
   EXPECT_TRUE(mailer.sent.empty());
 }
 
 TEST(MailService, PassesTheMailersFailureOn) {
   RecordingMailer mailer;
   mailer.answer = Status::internal("mail not sent");
-  auto answer = call_mail_service(mailer, {{"to", "a@b.c"}, {"subject", "S"}, {"text", "T"}});
+  auto answer = call_mail_service(mailer, "p1", {{"to", "a@b.c"}, {"subject", "S"}, {"text", "T"}});
   EXPECT_EQ(answer.status().code(), "INTERNAL_ERROR");
 }
 
