@@ -336,7 +336,6 @@ for round in $(seq "$ROUNDS"); do
         mark=" <"
       fi
       cpu="$(field cpu_us "$res")"
-      if [[ -n "$SERVER_THREADS" ]] && ((c > SERVER_THREADS)); then mark+=" (only $SERVER_THREADS served)"; fi
       printf '%-12s %5s %11.0f %9.3f %9.3f %7s %12.0f %7s %10s%s\n' \
         "$s" "$c" "$rps" "$p50" "$p99" "$errors" "${ceil:-0}" "$ratio" "$cpu" "$mark"
       printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$s" "$c" "$(wrk_threads "$c")" \

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # bench/siege.sh: the HTTP front under idle and slow connections (`make bench-siege`). Two
-# bench/run.sh runs of find by _key with their /healthz ceilings, at 16 and 64 connections:
+# bench/run.sh runs of find by _key with their /healthz ceilings, at 1, 16 and 64 connections:
 #   1. find_key         nothing else connected
 #   2. find_key_siege   while 10,000 idle connections and 1,000 that send a head one field every
 #                       5 s are held (SIEGE_IDLE, SIEGE_SLOW), from many loopback addresses
 # then the two side by side. Settings: SIEGE_ROUNDS=1 (alternating pairs), SIEGE_PIN=1 (the daemon
 # on CPU 1, wrk and the siege on CPU 0), and bench/run.sh's (BENCH_CONNECTIONS defaults to
-# "16 64" here; BENCH_SKIP_BUILD=1 reuses the Release build).
+# "1 16 64" here: at 1 the p99 is the latency a request sees beside the siege, at 64 it is
+# mostly the queue of 64 requests in flight; BENCH_SKIP_BUILD=1 reuses the Release build).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ROUNDS="${SIEGE_ROUNDS:-1}"
-export BENCH_CONNECTIONS="${BENCH_CONNECTIONS:-16 64}"
+export BENCH_CONNECTIONS="${BENCH_CONNECTIONS:-1 16 64}"
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "siege.sh: SIEGE_ROUNDS must be a positive number" >&2; exit 1; }
 OUT="${BENCH_OUT_ROOT:-$ROOT/build-bench/bench-results/siege-$(date +%Y%m%d-%H%M%S)}"
 mkdir -p "$OUT"

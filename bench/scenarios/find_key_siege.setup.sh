@@ -7,7 +7,10 @@ python3 "$lib/bench_api.py" one find_key
 idle="${SIEGE_IDLE:-10000}"
 slow="${SIEGE_SLOW:-1000}"
 report="$BENCH_STATE_DIR/siege.json"
-nohup python3 "$lib/siege.py" "$BENCH_URL" "$idle" "$slow" "${SIEGE_SECONDS:-600}" "$report" \
+# Beside wrk when the run pins it (BENCH_WRK_CPUS), so the daemon keeps its own CPU.
+pin=()
+[[ -n "${BENCH_WRK_CPUS:-}" ]] && pin=(taskset -c "$BENCH_WRK_CPUS")
+nohup "${pin[@]}" python3 "$lib/siege.py" "$BENCH_URL" "$idle" "$slow" "${SIEGE_SECONDS:-600}" "$report" \
   >"$BENCH_STATE_DIR/siege.log" 2>&1 &
 echo $! >"$BENCH_STATE_DIR/siege.pid"
 want=$(((idle + slow) * 95 / 100))
