@@ -74,6 +74,7 @@ Result<json> MailQueue::submit(std::string_view project, const Mail& mail) {
               {"to", mail.to},
               {"subject", mail.subject},
               {"text", mail.text},
+              {"discard", mail.discard},
               {"attempts", 0},
               {"due_ms", now},
               {"lease_ms", 0}};
@@ -81,7 +82,7 @@ Result<json> MailQueue::submit(std::string_view project, const Mail& mail) {
       !stored) {
     return Status::internal("mail: could not queue the mail: " + stored.message());
   }
-  ++queued_;
+  if (!mail.discard) ++queued_;  // decoys are not mail anyone will get
   {
     const std::lock_guard lock(mutex_);
     ++pending_wakes_;
@@ -155,6 +156,10 @@ bool MailQueue::send_due_of(const std::string& project) {
         kNamespace, update_of({{"_key", mail.value("_key", "")}, {"lease_ms", lease}},
                               {{"lease_ms", now + kLeaseMs}}));
     if (!claimed || claimed->documents.empty()) continue;  // another worker took it
+    if (mail.value("discard", false)) {
+      remove(*store, mail.value("_key", ""));  // a decoy: its work is done
+      return true;
+    }
     const Mail message{mail.value("to", ""), mail.value("subject", ""), mail.value("text", "")};
     const Status sent = transport_.send(message);
     if (sent) {

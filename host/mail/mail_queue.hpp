@@ -4,7 +4,8 @@
 // a mail server (send_otp answers alike whether or not it mails). A mail that fails is tried
 // again after a wait that doubles (from mail.queue.retry_s, at most an hour) and is given up
 // after mail.queue.max_attempts, each failure logged without the text. Sent or given up, the
-// mail is removed for good: it holds a one-time code in clear.
+// mail is removed for good: it holds a one-time code in clear. A decoy (Mail::discard) is
+// stored and claimed like any mail, then removed unsent.
 //
 // Durable: a queued mail survives a crash or a stop, and whichever daemon sharing the store
 // starts next sends it. A worker claims a mail with a conditional update on its lease, so two

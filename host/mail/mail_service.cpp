@@ -29,6 +29,13 @@ Result<json> call_mail_service(Mailer& mailer, std::string_view project, const j
                              std::pair{"text", &mail.text}}) {
     if (Status read = read_string(input, name, field); !read) return read;
   }
+  if (const auto discard = input.find("discard"); discard != input.end()) {
+    if (!discard->is_boolean()) {
+      return Status::validation(std::string(kMailSendService) + ": 'discard' must be true or false",
+                                json{{"field", "discard"}});
+    }
+    mail.discard = discard->get<bool>();
+  }
   return mailer.submit(project, mail);
 }
 

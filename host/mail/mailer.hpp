@@ -28,6 +28,10 @@ struct Mail {
   std::string to;
   std::string subject;
   std::string text;
+  // A decoy: handled like any mail up to the moment of sending, then dropped unsent. A plugin
+  // whose answer must not say whether it mailed someone (the auth plugin's send_otp for an
+  // unknown address) makes the same writes either way.
+  bool discard = false;
 };
 
 class Mailer {

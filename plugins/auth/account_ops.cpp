@@ -87,8 +87,10 @@ Result<Reply> AuthService::send_otp(const Request& request) const {
     if (*found) return Status(code::kEmailAlreadyExists, "an account with this e-mail exists");
     if (Status s = send_code(*context, *email, *intent); !s) return s;
   } else if (*found) {
-    // To the address of the account, as stored (DECISIONS 36: change_email too).
+    // To the address of the account, as stored (change_email too).
     if (Status s = send_code(*context, (**found).value("email", *email), *intent); !s) return s;
+  } else if (Status s = send_code(*context, *email, *intent, /*decoy=*/true); !s) {
+    return s;
   }
   // The same answer whether or not the account exists (DECISIONS 21).
   return Reply({{"otp", true}, {"next_op", next_op(*intent)}});

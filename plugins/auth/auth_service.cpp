@@ -86,14 +86,14 @@ Status AuthService::spend_code(const Context& context, const std::string& email,
                         context.now_ms);
 }
 
-Status AuthService::send_code(const Context& context, const std::string& email,
-                              OtpIntent intent) const {
+Status AuthService::send_code(const Context& context, const std::string& email, OtpIntent intent,
+                              bool decoy) const {
   auto code = codes_.issue(context.project, context.code_secret, canonical_email(email), intent,
                            context.now_ms);
   if (!code) return code.status();
   const int64_t lifetime = codes_.policy().lifetime_ms;
-  const json mail =
-      otp_mail(email, config_.app_name, intent, *code, lifetime, context.now_ms + lifetime);
+  json mail = otp_mail(email, config_.app_name, intent, *code, lifetime, context.now_ms + lifetime);
+  if (decoy) mail["discard"] = true;
   auto sent = host_.call_service("mail.send", context.project, mail);
   return sent ? Status::ok() : sent.status();
 }

@@ -86,7 +86,11 @@ class AuthService {
   // that needs one is decided by the caller).
   Status spend_code(const Context& context, const std::string& email, OtpIntent intent,
                     std::string_view code) const;
-  Status send_code(const Context& context, const std::string& email, OtpIntent intent) const;
+  // Issues a code and queues its mail. A `decoy` (send_otp for an address without an account)
+  // makes the same writes, a code nobody is told and a mail the host drops unsent, so the
+  // answer takes the same time whether or not the account exists.
+  Status send_code(const Context& context, const std::string& email, OtpIntent intent,
+                   bool decoy = false) const;
   Result<nlohmann::json> mark_verified(const Context& context, nlohmann::json user) const;
   // update_account's change, once its code was spent: the account after it.
   Result<nlohmann::json> change_account(const Context& context, const nlohmann::json& user,

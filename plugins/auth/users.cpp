@@ -161,14 +161,20 @@ Result<std::optional<json>> Users::by_key(std::string_view project,
   return find_by_key(store_, project, kUsers, user_key);
 }
 
+// Never a user's key (those are 32 hex digits).
+constexpr std::string_view kNoUserKey = "no-such-user";
+
 Result<std::optional<json>> Users::by_email(std::string_view project,
                                             std::string_view email) const {
   auto claim = find_by_key(store_, project, kClaims, email_claim_key(email));
   if (!claim) return claim.status();
-  if (!*claim) return std::optional<json>();
-  const json& holder = (**claim)["user"];
+  const json no_holder;
+  const json& holder = *claim ? (**claim)["user"] : no_holder;
+  // Without an account, the second read goes to a key no user has: an unknown address costs
+  // the same two reads as a known one, so the time of an answer does not tell them apart.
+  auto user = by_key(project, holder.is_string() ? holder.get_ref<const std::string&>()
+                                                 : std::string_view(kNoUserKey));
   if (!holder.is_string()) return std::optional<json>();
-  auto user = by_key(project, holder.get_ref<const std::string&>());
   if (!user || !*user) return user;
   // A claim and its user are written in two steps; trust the user's own e-mail.
   if ((**user).value("email_lower", "") != canonical_email(email)) return std::optional<json>();

@@ -242,6 +242,28 @@ TEST_F(AuthServiceTest, UpdateProfileWithATokenJustReplacedChangesNothingAndKeep
   EXPECT_EQ(profile->data["display_name"], "Ann");
 }
 
+// send_otp for an unknown address makes the same writes as for a known one: a code and a mail,
+// the mail marked as a decoy the host drops unsent.
+TEST_F(AuthServiceTest, SendOtpForAnUnknownAddressHandsTheHostADecoy) {
+  signed_up_and_in("ned@example.com");
+  const size_t before = mails_.size();
+  ASSERT_TRUE(call(&AuthService::send_otp, {{"email", "ned@example.com"}, {"intent", "signin"}})
+                  .is_ok());
+  ASSERT_TRUE(call(&AuthService::send_otp, {{"email", "nobody@example.com"}, {"intent", "signin"}})
+                  .is_ok());
+  ASSERT_EQ(mails_.size(), before + 2);
+  EXPECT_FALSE(mails_[before].value("discard", false));
+  EXPECT_EQ(mails_[before + 1].value("discard", false), true);
+  EXPECT_EQ(mails_[before + 1]["to"], "nobody@example.com");
+  // The decoy's code signs nobody in.
+  const std::string code = last_code();
+  EXPECT_EQ(call(&AuthService::signin,
+                 {{"grant_type", "otp"}, {"email", "nobody@example.com"}, {"otp", code}})
+                .status()
+                .code(),
+            code::kOtpInvalid);
+}
+
 // ---- easy-to-guess passwords ---------------------------------------------------------------
 
 TEST_F(AuthServiceTest, ACommonPasswordIsRefusedOnSignupAndPasswordChangeWithTheReason) {

@@ -92,6 +92,21 @@ TEST_F(MailQueueTest, SubmitQueuesWithoutSendingAndAWorkerSendsAndRemovesIt) {
   EXPECT_NE(queue->metrics().find("opbase_mail_queued_total 1\n"), std::string::npos);
 }
 
+TEST_F(MailQueueTest, ADecoyIsStoredAndAnsweredLikeAMailThenDroppedUnsent) {
+  auto queue = make_queue();
+  Mail decoy = mail_;
+  decoy.discard = true;
+  auto answer = queue->submit("p1", decoy);
+  ASSERT_TRUE(answer.is_ok());
+  EXPECT_EQ(*answer, json({{"queued", true}}));
+  EXPECT_EQ(queued_in_store(), 1u);  // the same write as a real mail
+  queue->start();
+  ASSERT_TRUE(eventually([&] { return queued_in_store() == 0; }));
+  queue->stop();
+  EXPECT_EQ(transport_.sent_count(), 0u);
+  EXPECT_NE(queue->metrics().find("opbase_mail_queued_total 0\n"), std::string::npos);
+}
+
 TEST_F(MailQueueTest, ABadMailOrAProjectWithoutAStoreIsRefusedAtOnce) {
   auto queue = make_queue();
   EXPECT_EQ(queue->submit("p1", {"a@b.c\r\nBcc: x@y.z", "s", "t"}).status().code(),

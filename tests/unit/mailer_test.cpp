@@ -263,6 +263,20 @@ TEST(MailService, EveryFieldIsARequiredString) {
   EXPECT_TRUE(mailer.sent.empty());
 }
 
+TEST(MailService, ADecoyIsCheckedAndAnsweredAlikeButNotSent) {
+  RecordingMailer mailer;
+  auto answer = call_mail_service(
+      mailer, "p1", {{"to", "a@b.c"}, {"subject", "S"}, {"text", "T"}, {"discard", true}});
+  ASSERT_TRUE(answer.is_ok()) << answer.status().to_string();
+  EXPECT_EQ(*answer, json({{"sent", true}}));
+  EXPECT_TRUE(mailer.sent.empty());
+  EXPECT_EQ(call_mail_service(mailer, "p1",
+                              {{"to", "a@b.c"}, {"subject", "S"}, {"text", "T"}, {"discard", 1}})
+                .status()
+                .details(),
+            json({{"field", "discard"}}));
+}
+
 TEST(MailService, PassesTheMailersFailureOn) {
   RecordingMailer mailer;
   mailer.answer = Status::internal("mail not sent");
