@@ -62,5 +62,8 @@ bench-webhooks: deps
 bench-siege: deps
 	bench/siege.sh
 
+bench-auth: deps
+	bench/auth_attacks.sh
+
 clean:
 	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(FUZZ_DIR) build-bench
