@@ -29,6 +29,8 @@ using std::chrono::seconds;
 
 // How often the I/O thread looks for connections past their deadline.
 constexpr milliseconds kSweepInterval{250};
+// The most connections closed for a deadline in one turn of the I/O loop.
+constexpr int kClosesPerTurn = 128;
 // How long a connection closed after an answer keeps reading (and dropping) what its client still
 // sends, and how much, so the client can read the answer instead of meeting a reset.
 constexpr seconds kLingerTime{2};
@@ -146,8 +148,9 @@ class HttpServer::Loop {
     std::vector<epoll_event> events(256);
     auto next_sweep = SteadyClock::now() + kSweepInterval;
     while (!finished_.load()) {
-      const int n = epoll_wait(epoll_fd_, events.data(), static_cast<int>(events.size()),
-                               static_cast<int>(kSweepInterval.count()));
+      const int wait_ms = expired_.empty() ? static_cast<int>(kSweepInterval.count()) : 0;
+      const int n =
+          epoll_wait(epoll_fd_, events.data(), static_cast<int>(events.size()), wait_ms);
       for (int i = 0; i < n; ++i) {
         void* tag = events[static_cast<size_t>(i)].data.ptr;
         if (tag == &listener_) {
@@ -164,6 +167,7 @@ class HttpServer::Loop {
         sweep(now);
         next_sweep = now + kSweepInterval;
       }
+      close_some_expired();
       closed_.clear();  // only now: an event of this turn may still have named them
     }
   }
@@ -268,6 +272,9 @@ class HttpServer::Loop {
       if (got > 0) {
         c.in.append(buffer, static_cast<size_t>(got));
         total += static_cast<size_t>(got);
+        // Less than asked for: the socket is empty now. Anything arriving later re-arms the
+        // event, so the recv that would only say EAGAIN is saved.
+        if (static_cast<size_t>(got) < sizeof buffer) break;
         continue;
       }
       if (got == 0) return ReadResult::kEnd;
@@ -560,26 +567,44 @@ class HttpServer::Loop {
     connections_.erase(found);
   }
 
+  // Deadlines are found by a scan every kSweepInterval; the connections it finds are closed at
+  // most kClosesPerTurn per turn of the loop, so thousands of connections that time out together
+  // (an attack that opened them together) do not hold up the others while they are closed.
   void sweep(SteadyClock::time_point now) {
     if (accept_paused_) {
       modify(listener_.impl()->sockfd(), EPOLLIN, &listener_);
       accept_paused_ = false;
     }
-    std::vector<Connection*> expired;
+    if (!expired_.empty()) return;  // the last scan's are still being closed
     for (auto& [fd, connection] : connections_) {
-      Connection& c = *connection;
-      std::lock_guard lock(c.mu);
-      if (c.phase == Connection::Phase::kWithWorker) continue;
-      const bool idle = c.phase == Connection::Phase::kHead && !c.request_started;
-      if (now >= c.deadline || (stopping_.load() && (idle || c.phase == Connection::Phase::kLingering))) {
-        expired.push_back(&c);
-      }
+      std::lock_guard lock(connection->mu);
+      if (expired(*connection, now)) expired_.push_back(fd);
     }
-    for (Connection* c : expired) time_out(*c);
   }
 
-  void time_out(Connection& c) {
+  void close_some_expired() {
+    const auto now = SteadyClock::now();
+    for (int n = 0; n < kClosesPerTurn && !expired_.empty(); ++n) {
+      const int fd = expired_.back();
+      expired_.pop_back();
+      // Closed meanwhile, or its descriptor taken by a new connection: the check below sees it.
+      if (auto found = connections_.find(fd); found != connections_.end()) {
+        time_out(*found->second, now);
+      }
+    }
+  }
+
+  // With c.mu held.
+  bool expired(const Connection& c, SteadyClock::time_point now) const {
+    if (c.phase == Connection::Phase::kWithWorker) return false;
+    if (now >= c.deadline) return true;
+    const bool idle = c.phase == Connection::Phase::kHead && !c.request_started;
+    return stopping_.load() && (idle || c.phase == Connection::Phase::kLingering);
+  }
+
+  void time_out(Connection& c, SteadyClock::time_point now) {
     std::unique_lock lock(c.mu);
+    if (!expired(c, now)) return;
     switch (c.phase) {
       case Connection::Phase::kHead:
         if (!c.request_started) {
@@ -613,7 +638,7 @@ class HttpServer::Loop {
     ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, listener_.impl()->sockfd(), nullptr);
     listener_.close();
     listener_closed_ = true;
-    sweep(SteadyClock::now());  // closes the idle connections now
+    sweep(SteadyClock::now());  // finds the idle connections, closed over the next turns
   }
 
   // ---- epoll ----
@@ -654,6 +679,7 @@ class HttpServer::Loop {
   std::unordered_map<int, std::unique_ptr<Connection>> connections_;
   std::unordered_map<std::string, int> per_address_;
   std::vector<std::unique_ptr<Connection>> closed_;
+  std::vector<int> expired_;  // descriptors the last sweep found past their deadline
   int refusing_ = 0;  // connections in the map that were refused at accept
   bool listener_closed_ = false;
   bool accept_paused_ = false;
