@@ -230,28 +230,30 @@ http::Response HttpGateway::serve_api(http::Request& request,
                                       const std::string& request_id) const {
   const auto started = std::chrono::steady_clock::now();
   InFlight in_flight(metrics_);
-  ApiAnswer answer;
-  // Whatever goes wrong inside, the client gets an envelope and the log the reason.
-  try {
-    answer = call_dispatcher(request, request_id);
-  } catch (const std::exception& e) {
-    log::error("gateway", "request " + request_id + " failed: " + e.what());
-    answer = {};
-  } catch (...) {
-    log::error("gateway", "request " + request_id + " failed with an unknown exception");
-    answer = {};
-  }
-  if (answer.body.empty()) {
-    answer.http_status = 500;
-    answer.body = error_envelope(Status::internal("internal error"), request_id);
-    answer.metric_code = std::string(code::kInternalError);
-  }
+  ApiAnswer answer = call_dispatcher_guarded(request, request_id);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   metrics_.record_request(answer.metric_op, answer.metric_code, seconds);
   http::Response response = json_response(answer.http_status, std::move(answer.body), request_id);
   for (auto& header : answer.headers) response.headers.push_back(std::move(header));
   return response;
+}
+
+// Whatever goes wrong inside, the client gets an envelope and the log the reason.
+ApiAnswer HttpGateway::call_dispatcher_guarded(http::Request& request,
+                                               const std::string& request_id) const {
+  try {
+    return call_dispatcher(request, request_id);
+  } catch (const std::exception& e) {
+    log::error("gateway", "request " + request_id + " failed: " + e.what());
+  } catch (...) {
+    log::error("gateway", "request " + request_id + " failed with an unknown exception");
+  }
+  ApiAnswer answer;
+  answer.http_status = 500;
+  answer.body = error_envelope(Status::internal("internal error"), request_id);
+  answer.metric_code = std::string(code::kInternalError);
+  return answer;
 }
 
 ApiAnswer HttpGateway::call_dispatcher(http::Request& request,

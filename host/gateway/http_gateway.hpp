@@ -65,6 +65,7 @@ class HttpGateway final : public http::Handler {
 
  private:
   http::Response serve_api(http::Request& request, const std::string& request_id) const;
+  ApiAnswer call_dispatcher_guarded(http::Request& request, const std::string& request_id) const;
   ApiAnswer call_dispatcher(http::Request& request, const std::string& request_id) const;
 
   GatewaySettings settings_;

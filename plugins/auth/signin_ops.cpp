@@ -88,7 +88,8 @@ Result<json> AuthService::guarded(const Request& request, const std::string& ema
     guard_.succeeded(request.project_id, *admitted, now_ms());
     return answer;
   }
-  const std::string_view failed = answer.status().code();
+  const Status status = answer.status();  // a copy: code() refers into it
+  const std::string& failed = status.code();
   const bool guess = failed == code::kInvalidCredentials || failed == code::kOtpInvalid ||
                      failed == code::kOtpExpired;
   if (!guess) guard_.released(request.project_id, *admitted);
