@@ -32,9 +32,10 @@ test: test-main test-asan test-fuzz
 test-main: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j$(CTEST_JOBS)
 
+# Only the unit tests run under the sanitizers, so only they are built there.
 test-asan: deps
 	cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=Debug -DOPBASE_SANITIZE=ON
-	cmake --build $(ASAN_DIR) -j$(JOBS)
+	cmake --build $(ASAN_DIR) -j$(JOBS) --target unit_tests
 	cd $(ASAN_DIR) && ctest --output-on-failure -j$(CTEST_JOBS) -L unit
 
 # libFuzzer needs clang; each fuzzer runs for a bounded time over its seed corpus:
