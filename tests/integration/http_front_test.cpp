@@ -52,9 +52,10 @@ size_t peak_rss(pid_t pid) {
 
 class HttpFront : public ::testing::Test {
  protected:
-  void start(std::map<std::string, std::string> config = {}) {
+  void start(std::map<std::string, std::string> config = {},
+             std::vector<std::string> plugins = {"echo"}) {
     DaemonOptions options;
-    options.plugins = {"echo"};
+    options.plugins = std::move(plugins);
     options.config = std::move(config);
     daemon_ = DaemonProcess::start(options);
   }
@@ -178,6 +179,27 @@ TEST_F(HttpFront, PastTheCapOfOneAddressItsNewConnectionsAre429AndOthersAreServe
   RawConnection other(daemon_->port(), "127.0.0.3");
   other.send("GET /healthz HTTP/1.1\r\n\r\n");
   EXPECT_EQ(other.read_response().status(), 200) << "another address is served";
+}
+
+// One worker busy and one request waiting: a third whole request finds the queue full and is
+// answered at once instead of waiting behind them.
+TEST_F(HttpFront, PastAFullQueueARequestIs503AtOnce) {
+  start({{"server.threads", "1"}, {"server.queue", "1"}}, {"echo", "probe"});
+  const std::string sleep = R"({"op":"probe.sleep","ms":2000})";
+  const std::string head = api_head("Content-Length: " + std::to_string(sleep.size()) + "\r\n");
+  RawConnection running(daemon_->port()), waiting(daemon_->port()), refused(daemon_->port());
+  running.send(head + sleep);
+  std::this_thread::sleep_for(500ms);  // the worker has taken it
+  waiting.send(head + sleep);
+  std::this_thread::sleep_for(500ms);  // it waits in the queue
+  refused.send(head + sleep);
+  const Refusal r = refusal_of(refused.read_response(1s));
+  EXPECT_EQ(r.status, 503);
+  EXPECT_EQ(r.code, "RATE_LIMIT_EXCEEDED");
+  EXPECT_EQ(r.retry_after, "1");
+  EXPECT_EQ(running.read_response(5s).status(), 200);
+  EXPECT_EQ(waiting.read_response(5s).status(), 200);
+  EXPECT_EQ(daemon_->metric("opbase_http_refused_total{reason=\"busy\"}"), 1);
 }
 
 // ---- bodies ----
@@ -311,7 +333,7 @@ TEST_F(HttpFront, HeadAnswersTheHeadersWithoutTheBody) {
   RawConnection c(daemon_->port());
   c.send("HEAD /healthz HTTP/1.1\r\n\r\nGET /healthz HTTP/1.1\r\n\r\n");
   // The HEAD answer says its length but sends no body, so the GET's answer follows at once.
-  EXPECT_TRUE(c.closed_by_server(500ms) == false);
+  EXPECT_FALSE(c.closed_by_server(500ms));
   const std::string both = c.received;
   EXPECT_TRUE(both.starts_with("HTTP/1.1 200 OK\r\n")) << both;
   const size_t second = both.find("HTTP/1.1 200 OK\r\n", 1);
