@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   # build
-  build-essential cmake pkg-config git file
+  build-essential cmake pkg-config git file clang-format
   # libraries the daemon and plugins link
   libpoco-dev nlohmann-json3-dev libmongoc-dev libbson-dev libssl-dev
   libcurl4-openssl-dev libzstd-dev libsqlite3-dev libargon2-dev libjemalloc-dev

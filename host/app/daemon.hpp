@@ -56,7 +56,7 @@ class Daemon {
   Config config_;
   std::unique_ptr<Projects> projects_;
   std::unique_ptr<Stores> stores_;
-  std::unique_ptr<Mailer> mailer_;  // before loader_: plugins may send mail until shutdown
+  std::unique_ptr<Mailer> mailer_;         // before loader_: plugins may send mail until shutdown
   std::unique_ptr<MailQueue> mail_queue_;  // plugins' mail, sent by mailer_ in the background
   std::unique_ptr<EventBus> bus_;
   DurableSubscriptions durable_;  // before loader_: plugins write events until they stop

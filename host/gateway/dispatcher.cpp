@@ -251,10 +251,10 @@ ApiAnswer Dispatcher::handle(const ApiCall& call) const {
   BodyScan scan(max_json_values_);
   if (!nlohmann::json::sax_parse(call.body, &scan)) {
     if (scan.too_many_values) {
-      return fail(Status(code::kPayloadTooLarge,
-                         "the request body holds more than " + std::to_string(max_json_values_) +
-                             " JSON values",
-                         {{"max_values", max_json_values_}}));
+      return fail(Status(
+          code::kPayloadTooLarge,
+          "the request body holds more than " + std::to_string(max_json_values_) + " JSON values",
+          {{"max_values", max_json_values_}}));
     }
     if (scan.too_deep) {
       return fail(Status::validation(

@@ -35,9 +35,7 @@ std::string request_id_for(const http::RequestHead& head) {
   return std::string(given);
 }
 
-bool is_api_path(std::string_view path) {
-  return path == "/api" || path.starts_with("/api/");
-}
+bool is_api_path(std::string_view path) { return path == "/api" || path.starts_with("/api/"); }
 
 // The endpoint key of an API path: nullopt for "/api" and "/api/", the rest after "/api/"
 // otherwise (which may hold a '/', making it no route).
@@ -226,8 +224,7 @@ http::Response HttpGateway::handle(http::Request& request) const {
   return no_route(head, request_id);
 }
 
-http::Response HttpGateway::serve_api(http::Request& request,
-                                      const std::string& request_id) const {
+http::Response HttpGateway::serve_api(http::Request& request, const std::string& request_id) const {
   const auto started = std::chrono::steady_clock::now();
   InFlight in_flight(metrics_);
   ApiAnswer answer = call_dispatcher_guarded(request, request_id);
@@ -270,10 +267,10 @@ ApiAnswer HttpGateway::call_dispatcher(http::Request& request,
   }
   if (head.method != "POST") {
     answer.http_status = 405;
-    answer.body = error_envelope(Status(code::kUnknownOperation,
-                                        "API calls use POST, not " + head.method,
-                                        {{"method", head.method}}),
-                                 request_id);
+    answer.body =
+        error_envelope(Status(code::kUnknownOperation, "API calls use POST, not " + head.method,
+                              {{"method", head.method}}),
+                       request_id);
     answer.headers.emplace_back("Allow", "POST");
     answer.metric_code = std::string(code::kUnknownOperation);
     return answer;

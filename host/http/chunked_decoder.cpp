@@ -44,8 +44,8 @@ size_t ChunkedDecoder::feed(std::string_view input, std::string& body) {
       }
       case State::kExtension:
         if (++line_bytes_ > kMaxLineBytes) return fail("a chunk extension is too long", i);
+        if (c == '\n') return fail("a bare LF ends a chunk size line", i);
         if (c == '\r') state_ = State::kSizeLF;
-        else if (c == '\n') return fail("a bare LF ends a chunk size line", i);
         ++i;
         break;
       case State::kSizeLF:
@@ -56,8 +56,7 @@ size_t ChunkedDecoder::feed(std::string_view input, std::string& body) {
         state_ = remaining_ == 0 ? State::kTrailer : State::kData;
         break;
       case State::kData: {
-        const size_t take =
-            static_cast<size_t>(std::min<uint64_t>(remaining_, input.size() - i));
+        const size_t take = static_cast<size_t>(std::min<uint64_t>(remaining_, input.size() - i));
         body.append(input.data() + i, take);
         i += take;
         remaining_ -= take;

@@ -27,14 +27,14 @@ class ChunkedDecoder {
 
  private:
   enum class State {
-    kSize,         // hex digits of the next chunk's size
-    kExtension,    // after ';' up to the line's CR
-    kSizeLF,       // the LF after the size line's CR
-    kData,         // `remaining_` bytes of data
-    kDataCR,       // the CR after the data
-    kDataLF,       // the LF after the data
-    kTrailer,      // a trailer line, or the final empty line
-    kTrailerLF,    // the LF after a trailer line's CR
+    kSize,       // hex digits of the next chunk's size
+    kExtension,  // after ';' up to the line's CR
+    kSizeLF,     // the LF after the size line's CR
+    kData,       // `remaining_` bytes of data
+    kDataCR,     // the CR after the data
+    kDataLF,     // the LF after the data
+    kTrailer,    // a trailer line, or the final empty line
+    kTrailerLF,  // the LF after a trailer line's CR
     kDone,
     kFailed,
   };
@@ -43,7 +43,7 @@ class ChunkedDecoder {
   State state_ = State::kSize;
   uint64_t remaining_ = 0;  // data bytes left in the chunk being read, or its size so far
   size_t size_digits_ = 0;
-  size_t line_bytes_ = 0;   // of the size line or trailer line being read
+  size_t line_bytes_ = 0;  // of the size line or trailer line being read
   size_t trailer_bytes_ = 0;
   std::string error_;
 };

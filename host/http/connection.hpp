@@ -45,7 +45,7 @@ struct Connection {
   // Accepted over a connection cap only to send the refusal: counts towards no cap.
   bool refused_at_accept = false;
 
-  std::string in;  // read and not yet used
+  std::string in;   // read and not yet used
   Request request;  // the request being received, then answered
   ChunkedDecoder chunked;
   size_t reserved_body_bytes = 0;  // of the server's budget for bodies in flight

@@ -63,14 +63,14 @@ int connection_limit(int configured) {
     getrlimit(RLIMIT_NOFILE, &limit);
   }
   constexpr rlim_t kMargin = 256;
-  if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur > static_cast<rlim_t>(configured) + kMargin) {
+  if (limit.rlim_cur == RLIM_INFINITY ||
+      limit.rlim_cur > static_cast<rlim_t>(configured) + kMargin) {
     return configured;
   }
   const int possible = limit.rlim_cur > kMargin ? static_cast<int>(limit.rlim_cur - kMargin) : 1;
-  log::warn("http", "server.max_connections is " + std::to_string(configured) +
-                        " but only " + std::to_string(limit.rlim_cur) +
-                        " files may be open; serving at most " + std::to_string(possible) +
-                        " connections (raise LimitNOFILE / ulimit -n)");
+  log::warn("http", "server.max_connections is " + std::to_string(configured) + " but only " +
+                        std::to_string(limit.rlim_cur) + " files may be open; serving at most " +
+                        std::to_string(possible) + " connections (raise LimitNOFILE / ulimit -n)");
   return possible;
 }
 
@@ -97,9 +97,9 @@ class HttpServer::Loop {
 
   Status listen(int& port) {
     try {
-      listener_.bind(Poco::Net::SocketAddress(settings_.host,
-                                              static_cast<Poco::UInt16>(settings_.port)),
-                     /*reuseAddress=*/true, /*reusePort=*/false);
+      listener_.bind(
+          Poco::Net::SocketAddress(settings_.host, static_cast<Poco::UInt16>(settings_.port)),
+          /*reuseAddress=*/true, /*reusePort=*/false);
       listener_.listen(std::max(128, settings_.queue));
       listener_.setBlocking(false);
     } catch (const Poco::Exception& e) {
@@ -149,8 +149,7 @@ class HttpServer::Loop {
     auto next_sweep = SteadyClock::now() + kSweepInterval;
     while (!finished_.load()) {
       const int wait_ms = expired_.empty() ? static_cast<int>(kSweepInterval.count()) : 0;
-      const int n =
-          epoll_wait(epoll_fd_, events.data(), static_cast<int>(events.size()), wait_ms);
+      const int n = epoll_wait(epoll_fd_, events.data(), static_cast<int>(events.size()), wait_ms);
       for (int i = 0; i < n; ++i) {
         void* tag = events[static_cast<size_t>(i)].data.ptr;
         if (tag == &listener_) {
@@ -208,8 +207,7 @@ class HttpServer::Loop {
       counters_.refused_address_full.fetch_add(1, std::memory_order_relaxed);
       return refuse_connection(fd, std::move(address), 429,
                                busy("this address holds as many connections as it may (" +
-                                        std::to_string(settings_.max_connections_per_address) +
-                                        ")",
+                                        std::to_string(settings_.max_connections_per_address) + ")",
                                     "address_full"));
     }
     ++per_address_[address];
@@ -294,11 +292,12 @@ class HttpServer::Loop {
       if (!advance(c, /*at_end=*/true)) return;
       // The client stopped sending in the middle of a request.
       counters_.malformed.fetch_add(1, std::memory_order_relaxed);
-      return answer_and_close(c, 400, Status::validation(
-                                          c.phase == Connection::Phase::kBody
-                                              ? "the request body ended before it was complete"
-                                              : "the connection ended inside a request head"),
-                              Connection::Then::kClose);
+      return answer_and_close(
+          c, 400,
+          Status::validation(c.phase == Connection::Phase::kBody
+                                 ? "the request body ended before it was complete"
+                                 : "the connection ended inside a request head"),
+          Connection::Then::kClose);
     }
     advance(c, /*at_end=*/false);
   }
@@ -320,11 +319,11 @@ class HttpServer::Loop {
         c.head_scanned = window.size();
         if (c.in.size() > settings_.max_header_bytes) {
           counters_.malformed.fetch_add(1, std::memory_order_relaxed);
-          answer_and_close(c, 400,
-                           Status::validation("the request head is larger than " +
-                                              std::to_string(settings_.max_header_bytes) +
-                                              " bytes"),
-                           Connection::Then::kLinger);
+          answer_and_close(
+              c, 400,
+              Status::validation("the request head is larger than " +
+                                 std::to_string(settings_.max_header_bytes) + " bytes"),
+              Connection::Then::kLinger);
           return false;
         }
         return wait_for_bytes(c, at_end);
@@ -382,10 +381,10 @@ class HttpServer::Loop {
   }
 
   Status too_large() const {
-    return Status(code::kPayloadTooLarge,
-                  "the request body is larger than " + std::to_string(settings_.max_body_bytes) +
-                      " bytes",
-                  {{"max_bytes", settings_.max_body_bytes}});
+    return Status(
+        code::kPayloadTooLarge,
+        "the request body is larger than " + std::to_string(settings_.max_body_bytes) + " bytes",
+        {{"max_bytes", settings_.max_body_bytes}});
   }
 
   // Takes `bytes` more of the budget for bodies in flight; answers 503 and false when it is used.
@@ -395,10 +394,10 @@ class HttpServer::Loop {
     do {
       if (held + static_cast<int64_t>(bytes) > max) {
         counters_.refused_busy.fetch_add(1, std::memory_order_relaxed);
-        answer_and_close(c, 503,
-                         busy("the server holds as many request bodies as it may; try again",
-                              "body_memory"),
-                         Connection::Then::kLinger);
+        answer_and_close(
+            c, 503,
+            busy("the server holds as many request bodies as it may; try again", "body_memory"),
+            Connection::Then::kLinger);
         return false;
       }
     } while (!counters_.inflight_body_bytes.compare_exchange_weak(
@@ -452,9 +451,10 @@ class HttpServer::Loop {
     if (workers_->try_push([this, connection] { answer(*connection); })) return;
     counters_.refused_busy.fetch_add(1, std::memory_order_relaxed);
     release_body(c);
-    queue_response(c, handler_.refuse(503, busy("every worker is busy and the queue is full; try "
-                                                 "again",
-                                                 "queue_full")),
+    queue_response(c,
+                   handler_.refuse(503, busy("every worker is busy and the queue is full; try "
+                                             "again",
+                                             "queue_full")),
                    Connection::Then::kNextRequest);
   }
 
@@ -680,7 +680,7 @@ class HttpServer::Loop {
   std::unordered_map<std::string, int> per_address_;
   std::vector<std::unique_ptr<Connection>> closed_;
   std::vector<int> expired_;  // descriptors the last sweep found past their deadline
-  int refusing_ = 0;  // connections in the map that were refused at accept
+  int refusing_ = 0;          // connections in the map that were refused at accept
   bool listener_closed_ = false;
   bool accept_paused_ = false;
 };

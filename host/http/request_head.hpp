@@ -29,8 +29,8 @@ inline constexpr size_t kMaxFields = 100;
 
 struct RequestHead {
   std::string method;
-  std::string target;  // as sent: path and query
-  int minor_version = 1;  // HTTP/1.<minor_version>
+  std::string target;                                       // as sent: path and query
+  int minor_version = 1;                                    // HTTP/1.<minor_version>
   std::vector<std::pair<std::string, std::string>> fields;  // names as sent, values trimmed
 
   std::optional<uint64_t> content_length;

@@ -65,7 +65,8 @@ Result<json> MailQueue::submit(std::string_view project, const Mail& mail) {
   if (Status checked = check_mail(mail); !checked) return checked;
   ProjectStore* store = stores_.of(project);
   if (store == nullptr) {
-    return Status::internal("mail: project '" + std::string(project) + "' has no store to queue in");
+    return Status::internal("mail: project '" + std::string(project) +
+                            "' has no store to queue in");
   }
   const int64_t now = now_ms_();
   json doc = {{"_key", "mail_" + random_hex(16)},
@@ -146,15 +147,15 @@ bool MailQueue::send_due_of(const std::string& project) {
   find.limit = 4;
   auto due = store->find(kNamespace, find);
   if (!due) {
-    log::warn("mail", "reading the mail queue of project " + project + " failed: " +
-                          due.status().message());
+    log::warn("mail", "reading the mail queue of project " + project +
+                          " failed: " + due.status().message());
     return false;
   }
   for (json& mail : due->documents) {
     const int64_t lease = mail.value("lease_ms", int64_t{0});
-    auto claimed = store->update(
-        kNamespace, update_of({{"_key", mail.value("_key", "")}, {"lease_ms", lease}},
-                              {{"lease_ms", now + kLeaseMs}}));
+    auto claimed =
+        store->update(kNamespace, update_of({{"_key", mail.value("_key", "")}, {"lease_ms", lease}},
+                                            {{"lease_ms", now + kLeaseMs}}));
     if (!claimed || claimed->documents.empty()) continue;  // another worker took it
     if (mail.value("discard", false)) {
       remove(*store, mail.value("_key", ""));  // a decoy: its work is done
@@ -195,11 +196,11 @@ void MailQueue::failed(ProjectStore& store, const json& mail, const Status& why)
                         std::to_string(settings_.max_attempts) + "), next in " +
                         std::to_string(wait / 1000) + " s: " + why.message());
   const int64_t now = now_ms_();
-  auto updated = store.update(kNamespace, update_of({{"_key", mail.value("_key", "")}},
-                                                    {{"attempts", attempts},
-                                                     {"due_ms", now + wait},
-                                                     {"lease_ms", 0},
-                                                     {"last_error", why.message()}}));
+  auto updated = store.update(
+      kNamespace, update_of({{"_key", mail.value("_key", "")}}, {{"attempts", attempts},
+                                                                 {"due_ms", now + wait},
+                                                                 {"lease_ms", 0},
+                                                                 {"last_error", why.message()}}));
   if (!updated) log::error("mail", describe(mail) + ": " + updated.status().message());
 }
 

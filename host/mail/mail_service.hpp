@@ -1,7 +1,7 @@
 // The host service `mail.send`: how a plugin (the auth plugin's one-time codes) sends a mail
 // through the host's Mailer. Input {"to", "subject", "text"}, all strings, and optionally
-// {"discard": true} for a decoy that is handled alike but never sent (mailer.hpp); the answer is the
-// Mailer's submit(): {"queued": true} from the daemon's queue, {"sent": true} from a transport.
+// {"discard": true} for a decoy that is handled alike but never sent (mailer.hpp); the answer is
+// the Mailer's submit(): {"queued": true} from the daemon's queue, {"sent": true} from a transport.
 // Thread-safety: stateless; as safe as the Mailer (which is safe from any thread).
 #pragma once
 

@@ -64,9 +64,9 @@ struct SmtpSettings {
 
 // mail.queue.*; the member initialisers are the defaults.
 struct MailQueueSettings {
-  int workers = 2;          // threads sending queued mail
-  int max_attempts = 8;     // sends tried before a mail is given up
-  int64_t retry_s = 5;      // the wait after the first failure; doubles after each, up to an hour
+  int workers = 2;       // threads sending queued mail
+  int max_attempts = 8;  // sends tried before a mail is given up
+  int64_t retry_s = 5;   // the wait after the first failure; doubles after each, up to an hour
 };
 
 // mail.*; the member initialisers are the defaults.

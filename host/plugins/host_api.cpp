@@ -141,8 +141,8 @@ opbase_rc call_host_service(opbase_plugin* plugin, std::string_view name,
 // The host's mail service (mail.send): any plugin may send; the caller's project keeps the mail
 // in its store while it is queued.
 opbase_rc call_mail_host_service(opbase_plugin* plugin, std::string_view project_id,
-                                 std::string_view input,
-                                 opbase_service_result_fn on_result, void* caller_ctx) {
+                                 std::string_view input, opbase_service_result_fn on_result,
+                                 void* caller_ctx) {
   Mailer* mailer = plugin->context->mailer;
   if (mailer == nullptr) {
     return answer_failure(Status::internal("no mailer is configured"), on_result, caller_ctx);

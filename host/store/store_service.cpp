@@ -115,7 +115,9 @@ Result<json> call_store_service(ProjectStore& store, std::string_view ns, std::s
   if (verb == "count") {
     return serve(
         input, store::decode_count, [&](const auto& r) { return store.count(ns, r); },
-        [](int64_t n) { return json{{"count", n}}; });
+        [](int64_t n) {
+          return json{{"count", n}};
+        });
   }
   if (verb == "update") {
     return serve_write(
@@ -148,7 +150,9 @@ Result<json> call_store_service(ProjectStore& store, std::string_view ns, std::s
   if (verb == "purge") {
     return serve(
         input, store::decode_purge, [&](const auto& r) { return store.purge(ns, r); },
-        [](int64_t n) { return json{{"count", n}}; });
+        [](int64_t n) {
+          return json{{"count", n}};
+        });
   }
   if (verb == "collection_exists") {
     const auto it = input.find("collection");

@@ -77,7 +77,7 @@ Result<Reply> AuthService::send_otp(const Request& request) const {
                         "inviting needs an administrator's token: send 'Authorization: Bearer'");
   }
   if (Status s = limits_.take(context->project, "otp|email|" + canonical_email(*email),
-                             config_.rates.send_otp_per_email, context->now_ms);
+                              config_.rates.send_otp_per_email, context->now_ms);
       !s) {
     return s;
   }
@@ -126,8 +126,8 @@ Result<Reply> AuthService::update_account(const Request& request) const {
   return Reply(std::move(*tokens));
 }
 
-Result<json> AuthService::change_account(const Context& context, const json& user,
-                                         OtpIntent intent, const std::string& value) const {
+Result<json> AuthService::change_account(const Context& context, const json& user, OtpIntent intent,
+                                         const std::string& value) const {
   const std::string user_key = user.value("_key", "");
   switch (intent) {
     case OtpIntent::kChangePassword: {
@@ -166,11 +166,12 @@ Result<Reply> AuthService::update_profile(const Request& request) const {
   if (Sessions::sid_of(*refresh) != checked->sid) return Sessions::other_session();
   const std::string_view project = request.project_id;
   const int64_t now = now_ms();
-  auto rotation = sessions_.rotate(project, *refresh, now, [&](const Session& next) -> Result<json> {
-    auto user = users_.set(project, checked->user_key, std::move(*fields), now);
-    if (!user) return user.status();
-    return tokens_.token_set(project, *user, next, now);
-  });
+  auto rotation =
+      sessions_.rotate(project, *refresh, now, [&](const Session& next) -> Result<json> {
+        auto user = users_.set(project, checked->user_key, std::move(*fields), now);
+        if (!user) return user.status();
+        return tokens_.token_set(project, *user, next, now);
+      });
   if (!rotation) return rotation.status();
   if (rotation->replayed) {
     // Another call replaced this refresh token a moment ago; its change is not this one.

@@ -43,16 +43,17 @@ int64_t delay_after(int64_t taken, const ThrottleRule& rule) {
 
 Result<bool> start_run(const DocumentStore& store, std::string_view project, const std::string& key,
                        const ThrottleRule& rule, int64_t now_ms) {
-  return update_matched(store, project, kCollection, {{"_key", key}, {"idle_ms:$lte", now_ms}},
-                 set_fields({{"taken", 1}, {"next_ms", 0}, {"idle_ms", now_ms + rule.window_s * 1000}}));
+  return update_matched(
+      store, project, kCollection, {{"_key", key}, {"idle_ms:$lte", now_ms}},
+      set_fields({{"taken", 1}, {"next_ms", 0}, {"idle_ms", now_ms + rule.window_s * 1000}}));
 }
 
 Result<bool> take_free(const DocumentStore& store, std::string_view project, const std::string& key,
                        const ThrottleRule& rule, int64_t now_ms) {
   store::Change change = set_fields({{"idle_ms", now_ms + rule.window_s * 1000}});
   change.inc["taken"] = 1;
-  return update_matched(store, project, kCollection, {{"_key", key}, {"taken:$lt", rule.free_attempts}},
-                 std::move(change));
+  return update_matched(store, project, kCollection,
+                        {{"_key", key}, {"taken:$lt", rule.free_attempts}}, std::move(change));
 }
 
 // Past the free attempts: nullopt when the caller should try again (a race, or no document),
@@ -63,12 +64,9 @@ Result<std::optional<Status>> take_delayed(const DocumentStore& store, std::stri
   auto found = find_by_key(store, project, kCollection, key);
   if (!found) return found.status();
   if (!*found) {
-    const json doc = {{"_key", key},
-                      {"_userkey", nullptr},
-                      {"_created_at", iso_time(now_ms)},
-                      {"taken", 1},
-                      {"next_ms", 0},
-                      {"idle_ms", now_ms + rule.window_s * 1000}};
+    const json doc = {
+        {"_key", key}, {"_userkey", nullptr}, {"_created_at", iso_time(now_ms)},
+        {"taken", 1},  {"next_ms", 0},        {"idle_ms", now_ms + rule.window_s * 1000}};
     const Status inserted = insert_or_revive(store, project, kCollection, doc);
     if (inserted.code() == store::kDuplicateKey) return std::optional<Status>();
     return std::optional<Status>(inserted);
@@ -80,8 +78,9 @@ Result<std::optional<Status>> take_delayed(const DocumentStore& store, std::stri
   store::Change change = set_fields(
       {{"next_ms", now_ms + delay}, {"idle_ms", now_ms + std::max(rule.window_s * 1000, delay)}});
   change.inc["taken"] = 1;
-  auto took = update_matched(store, project, kCollection, {{"_key", key}, {"taken", taken}, {"next_ms:$lte", now_ms}},
-                      std::move(change));
+  auto took = update_matched(store, project, kCollection,
+                             {{"_key", key}, {"taken", taken}, {"next_ms:$lte", now_ms}},
+                             std::move(change));
   if (!took) return took.status();
   if (*took) return std::optional<Status>(Status::ok());
   return std::optional<Status>();

@@ -71,8 +71,8 @@ Status read_rates(const Host& host, RateRules* out) {
   }
   signin.per_email.free_attempts = per_email.limit;
   signin.per_email.window_s = per_email.window_s;
-  if (Status s = read_int(host, "auth.rate.signin_delay_max_s", 1, 86'400,
-                          &signin.per_email.max_delay_s);
+  if (Status s =
+          read_int(host, "auth.rate.signin_delay_max_s", 1, 86'400, &signin.per_email.max_delay_s);
       !s) {
     return s;
   }

@@ -39,7 +39,8 @@ void FamiliarAddresses::remember(std::string_view project, std::string_view emai
   // Twice at most: the second update finds what a racing sign-in inserted, or a swept record
   // brought back.
   for (int attempt = 0; attempt < 2; ++attempt) {
-    auto updated = update_matched(store_, project, kCollection, {{"_key", key}}, set_fields(expires));
+    auto updated =
+        update_matched(store_, project, kCollection, {{"_key", key}}, set_fields(expires));
     if (!updated || *updated) return;
     json doc = {{"_key", key}, {"_userkey", nullptr}, {"_created_at", iso_time(now_ms)}};
     doc.update(expires);

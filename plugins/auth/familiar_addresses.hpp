@@ -21,8 +21,8 @@ class FamiliarAddresses {
   FamiliarAddresses(const DocumentStore& store, int64_t keep_days)
       : store_(store), keep_ms_(keep_days * 86'400'000) {}
 
-  Result<bool> contains(std::string_view project, std::string_view email,
-                        std::string_view address, int64_t now_ms) const;
+  Result<bool> contains(std::string_view project, std::string_view email, std::string_view address,
+                        int64_t now_ms) const;
   // After a successful sign-in. Best effort: a lost record only makes the next sign-in from
   // there count as a stranger's.
   void remember(std::string_view project, std::string_view email, std::string_view address,

@@ -56,7 +56,8 @@ Status PasswordDictionary::check(std::string_view password, std::string_view ema
   }
   if (reason == nullptr) return Status::ok();
   const std::string why(reason);  // a constant string of the library
-  return {code::kWeakPassword, "password is too easy to guess: " + why,
+  return {code::kWeakPassword,
+          "password is too easy to guess: " + why,
           {{"field", "password"}, {"reason", why}}};
 }
 

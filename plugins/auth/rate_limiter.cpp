@@ -49,20 +49,20 @@ Status exceeded(int64_t wait_ms) {
 
 Result<bool> take_from_full(const DocumentStore& store, std::string_view project,
                             const Bucket& bucket, int64_t now_ms) {
-  return update_matched(store, project, kCollection, {{"_key", bucket.key}, {"tat_ms:$lte", now_ms}},
-                 set_fields({{"tat_ms", now_ms + bucket.interval_ms}}));
+  return update_matched(store, project, kCollection,
+                        {{"_key", bucket.key}, {"tat_ms:$lte", now_ms}},
+                        set_fields({{"tat_ms", now_ms + bucket.interval_ms}}));
 }
 
 Result<bool> take_from_rest(const DocumentStore& store, std::string_view project,
                             const Bucket& bucket, int64_t now_ms) {
   store::Change change;
   change.inc["tat_ms"] = bucket.interval_ms;
-  return update_matched(
-      store, project, kCollection,
-      {{"_key", bucket.key},
-       {"tat_ms:$gt", now_ms},
-       {"tat_ms:$lte", now_ms + bucket.window_ms - bucket.interval_ms}},
-      std::move(change));
+  return update_matched(store, project, kCollection,
+                        {{"_key", bucket.key},
+                         {"tat_ms:$gt", now_ms},
+                         {"tat_ms:$lte", now_ms + bucket.window_ms - bucket.interval_ms}},
+                        std::move(change));
 }
 
 // The first event of a bucket: its document, one token taken. kDuplicateKey when another

@@ -68,8 +68,8 @@ class Sessions {
   // less than the grace interval ago answers that same set again (replayed). TOKEN_INVALID for
   // an unknown, ended or replaced token (a replaced one past the grace also ends the session),
   // TOKEN_EXPIRED past its life.
-  Result<Rotation> rotate(std::string_view project, std::string_view refresh_token,
-                          int64_t now_ms, const IssueTokens& issue) const;
+  Result<Rotation> rotate(std::string_view project, std::string_view refresh_token, int64_t now_ms,
+                          const IssueTokens& issue) const;
 
   // The session id a refresh token names ("" when malformed).
   static std::string sid_of(std::string_view refresh_token);

@@ -42,7 +42,7 @@ Result<Reply> AuthService::signup(const Request& request) const {
     return s;
   }
   if (Status s = limits_.take(context->project, address_bucket("signup", request.client_address),
-                             config_.rates.signup_per_address, context->now_ms);
+                              config_.rates.signup_per_address, context->now_ms);
       !s) {
     return s;
   }

@@ -73,9 +73,9 @@ Status insert_or_revive(const DocumentStore& store, std::string_view project,
   const nlohmann::json key = doc.value("_key", nlohmann::json());
   Status inserted = store.insert(project, {std::string(collection), {std::move(doc)}});
   if (inserted.code() != store::kDuplicateKey) return inserted;
-  auto revived = store.change_state(
-      project, state_change(collection, {{"_key", key}}, store::State::kDeleted,
-                            store::State::kActive, /*now_ms=*/0));
+  auto revived =
+      store.change_state(project, state_change(collection, {{"_key", key}}, store::State::kDeleted,
+                                               store::State::kActive, /*now_ms=*/0));
   return revived ? inserted : revived.status();
 }
 

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <unordered_set>
 
-#include "opbase/collection_name.hpp"
 #include "document_rules.hpp"
 #include "lookup.hpp"
+#include "opbase/collection_name.hpp"
 #include "pagination.hpp"
 #include "statement.hpp"
 #include "update_fields.hpp"
@@ -142,7 +142,8 @@ Result<Reply> CollectionOps::find(const Request& request) {
     return Status::validation("sort must be a string such as \"price desc, name asc\"",
                               {{"field", "sort"}});
   }
-  const std::string sort_text = sort_it != body.end() && sort_it->is_string() ? sort_it->get<std::string>() : "";
+  const std::string sort_text =
+      sort_it != body.end() && sort_it->is_string() ? sort_it->get<std::string>() : "";
   auto sort = query::parse_sort(sort_text, user_query_, "_created_at desc");
   if (!sort) return sort.status();
   auto paging = query::parse_paging(body, user_query_);
@@ -182,8 +183,8 @@ Result<Reply> CollectionOps::find(const Request& request) {
     auto page = store_.find_text(request.project_id, query);
     if (!page) return page.status();
     return Reply::from_text(std::move(page->documents))
-        .with_meta({{"pagination",
-                     pagination(paging->limit, paging->offset, page->total, page->count)}});
+        .with_meta(
+            {{"pagination", pagination(paging->limit, paging->offset, page->total, page->count)}});
   }
   auto found = joins ? find_with_lookup(request, std::move(query), *lookup, *filter, *paging)
                      : store_.find(request.project_id, query);
@@ -208,13 +209,14 @@ Result<store::FindAnswer> CollectionOps::find_with_lookup(const Request& request
   auto specs = parse_lookup(lookup, user_query_);
   if (!specs) return specs.status();
   const std::string project(request.project_id);
-  const FetchForeign fetch = [&](const std::string& from, const query::Match& match)
-      -> Result<std::vector<json>> {
+  const FetchForeign fetch = [&](const std::string& from,
+                                 const query::Match& match) -> Result<std::vector<json>> {
     auto exists = store_.collection_exists(project, from);
     if (!exists) return exists.status();
     if (!*exists) return std::vector<json>{};
-    store::FindRequest foreign{from, scope_of(request), store::State::kActive, match, {}, 0,
-                               settings_.max_lookup_scan, false};
+    store::FindRequest foreign{
+        from, scope_of(request), store::State::kActive, match, {}, 0, settings_.max_lookup_scan,
+        false};
     auto answer = store_.find(project, foreign);
     if (!answer) return answer.status();
     return std::move(answer->documents);
@@ -232,10 +234,10 @@ Result<store::FindAnswer> CollectionOps::find_with_lookup(const Request& request
   auto all = store_.find(project, query);
   if (!all) return all.status();
   if (static_cast<int64_t>(all->documents.size()) > settings_.max_lookup_scan) {
-    return Status::validation(
-        "a find with lookup and filter joins at most " +
-            std::to_string(settings_.max_lookup_scan) + " documents: narrow the match",
-        {{"field", "match"}, {"limit", settings_.max_lookup_scan}});
+    return Status::validation("a find with lookup and filter joins at most " +
+                                  std::to_string(settings_.max_lookup_scan) +
+                                  " documents: narrow the match",
+                              {{"field", "match"}, {"limit", settings_.max_lookup_scan}});
   }
   if (Status s = apply_lookups(all->documents, *specs, fetch); !s) return s;
   std::vector<json> kept;
@@ -271,23 +273,27 @@ Result<Reply> CollectionOps::count(const Request& request) {
 
 // Signed-in users own what they insert. Anonymous insert (DECISIONS 15) needs a listed collection
 // and a captcha the configured verifier accepts; nobody owns the result.
-Result<json> CollectionOps::owner_for_insert(const Request& request, const std::string& collection) {
+Result<json> CollectionOps::owner_for_insert(const Request& request,
+                                             const std::string& collection) {
   if (request.signed_in()) return owner_of(request);
   const auto& allowed = settings_.anonymous_collections;
   if (std::find(allowed.begin(), allowed.end(), collection) == allowed.end()) {
     return Status(code::kAuthenticationFailed, "sign in to insert into this collection");
   }
   const auto captcha = request.body.find("captcha");
-  if (captcha == request.body.end() || !captcha->is_string() || captcha->get_ref<const std::string&>().empty()) {
+  if (captcha == request.body.end() || !captcha->is_string() ||
+      captcha->get_ref<const std::string&>().empty()) {
     return Status(code::kAuthenticationFailed, "an anonymous insert needs a captcha",
                   {{"field", "captcha"}});
   }
-  auto verdict = host_.call_service(settings_.captcha_service, request.project_id,
-                                    {{"token", *captcha}, {"client_address", request.client_address}});
+  auto verdict =
+      host_.call_service(settings_.captcha_service, request.project_id,
+                         {{"token", *captcha}, {"client_address", request.client_address}});
   if (!verdict) return verdict.status();
   const auto valid = verdict->find("valid");
   if (valid == verdict->end() || !valid->is_boolean() || !valid->get<bool>()) {
-    return Status(code::kAuthenticationFailed, "the captcha was not accepted", {{"field", "captcha"}});
+    return Status(code::kAuthenticationFailed, "the captcha was not accepted",
+                  {{"field", "captcha"}});
   }
   return json(nullptr);
 }
@@ -371,8 +377,7 @@ Result<Reply> CollectionOps::update(const Request& request) {
     if (!item.is_object() || key == item.end() || !key->is_string()) {
       json details = {{"field", "data"}};
       if (index >= 0) details["index"] = index;
-      return Status::validation("each update needs a string _key, or give match and data",
-                                details);
+      return Status::validation("each update needs a string _key, or give match and data", details);
     }
     json fields = item;
     fields.erase("_key");

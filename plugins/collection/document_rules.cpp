@@ -70,7 +70,8 @@ Result<json> new_document(const json& data, const json& owner, int64_t now_ms, i
     return details;
   };
   if (!data.is_object()) {
-    return Status::validation("each document must be a JSON object", with_index({{"field", "data"}}));
+    return Status::validation("each document must be a JSON object",
+                              with_index({{"field", "data"}}));
   }
   json doc = json::object();
   for (const auto& [name, value] : data.items()) {
@@ -91,9 +92,9 @@ Result<json> new_document(const json& data, const json& owner, int64_t now_ms, i
   doc["_modified_at"] = now;
   const auto size = static_cast<int64_t>(doc.dump().size());
   if (size > max_bytes) {
-    return Status::validation("the document is larger than the maximum of " +
-                                  std::to_string(max_bytes) + " bytes",
-                              with_index({{"limit", max_bytes}, {"size", size}}));
+    return Status::validation(
+        "the document is larger than the maximum of " + std::to_string(max_bytes) + " bytes",
+        with_index({{"limit", max_bytes}, {"size", size}}));
   }
   return doc;
 }

@@ -19,7 +19,8 @@ Status bad(std::string message, json details = json::object()) {
 Result<query::FieldPath> path_field(const json& spec, std::string_view name,
                                     const query::ParseOptions& options) {
   const auto it = spec.find(name);
-  if (it == spec.end() || !it->is_string()) return bad("'" + std::string(name) + "' must be a string");
+  if (it == spec.end() || !it->is_string())
+    return bad("'" + std::string(name) + "' must be a string");
   auto path = query::parse_path(it->get<std::string>(), options);
   if (!path) return bad("'" + std::string(name) + "': " + path.status().message());
   return path;

@@ -27,8 +27,8 @@ Result<std::vector<LookupSpec>> parse_lookup(const nlohmann::json& lookup,
                                              const query::ParseOptions& options);
 
 // The caller's active documents of `from` that match (all of them, in any order).
-using FetchForeign =
-    std::function<Result<std::vector<nlohmann::json>>(const std::string& from, const query::Match&)>;
+using FetchForeign = std::function<Result<std::vector<nlohmann::json>>(const std::string& from,
+                                                                       const query::Match&)>;
 
 Status apply_lookups(std::vector<nlohmann::json>& documents, const std::vector<LookupSpec>& specs,
                      const FetchForeign& fetch);

@@ -24,8 +24,7 @@ Result<Settings> Settings::load(const Host& host) {
                    &s.max_document_bytes},
         std::tuple{"datastore.max_batch", int64_t{1}, int64_t{100'000}, &s.max_batch},
         std::tuple{"datastore.limit_cap", int64_t{1}, int64_t{100'000}, &s.limit_cap},
-        std::tuple{"datastore.max_lookup_scan", int64_t{1}, int64_t{1'000'000},
-                   &s.max_lookup_scan},
+        std::tuple{"datastore.max_lookup_scan", int64_t{1}, int64_t{1'000'000}, &s.max_lookup_scan},
         std::tuple{"datastore.deleted_retention_s", int64_t{0}, int64_t{315'360'000},
                    &s.deleted_retention_s}}) {
     if (Status st = read_int(host, key, min, max, out); !st) return st;

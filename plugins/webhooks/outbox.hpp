@@ -53,7 +53,7 @@ struct AttemptResult {
   int64_t time_ms = 0;  // when the attempt started
   int status = 0;       // HTTP status; 0 when no answer came
   int64_t latency_ms = 0;
-  std::string error;  // empty on a 2xx
+  std::string error;   // empty on a 2xx
   bool final = false;  // no later attempt can succeed (the endpoint was deleted): no retry
   bool delivered() const { return status >= 200 && status < 300; }
 };

@@ -49,7 +49,7 @@ Status DocumentStore::insert_texts(std::string_view project,
 }
 
 Result<store::FindTextAnswer> DocumentStore::find_text(std::string_view project,
-                                                      const store::FindRequest& request) const {
+                                                       const store::FindRequest& request) const {
   auto answer = host_.call_service_text("store.find", project, store::encode(request).dump());
   if (!answer) return answer.status();
   return store::decode_find_answer(*answer);
@@ -119,8 +119,8 @@ Result<int64_t> DocumentStore::purge(std::string_view project,
 
 Result<bool> DocumentStore::collection_exists(std::string_view project,
                                               std::string_view collection) const {
-  auto answer = host_.call_service("store.collection_exists", project,
-                                   json{{"collection", collection}});
+  auto answer =
+      host_.call_service("store.collection_exists", project, json{{"collection", collection}});
   if (!answer) return answer.status();
   const auto it = answer->find("exists");
   if (it == answer->end() || !it->is_boolean()) return bad_answer("store.collection_exists");

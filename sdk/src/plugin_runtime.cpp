@@ -78,7 +78,8 @@ opbase_rc call_op(void* state, const opbase_request* req, opbase_response* respo
       write_error(host.api(), response, result.status());
       return OPBASE_RC_ERROR;
     }
-    const std::string data = result->data_text ? std::move(*result->data_text) : result->data.dump();
+    const std::string data =
+        result->data_text ? std::move(*result->data_text) : result->data.dump();
     bool accepted = host.api().respond(response, OPBASE_PART_DATA, str(data)) == OPBASE_RC_OK;
     if (result->meta) {
       accepted = accepted && host.api().respond(response, OPBASE_PART_META,

@@ -16,9 +16,7 @@ Status bad_field(std::string_view field, std::string_view what) {
                             {{"field", field}});
 }
 
-json scope_json(const Scope& scope) {
-  return scope.owner ? json(*scope.owner) : json(nullptr);
-}
+json scope_json(const Scope& scope) { return scope.owner ? json(*scope.owner) : json(nullptr); }
 
 // "owner": a string (one owner) or null together with "every_owner": true. Nothing else, so a
 // request that forgot its scope fails instead of seeing everyone's documents.
@@ -192,9 +190,9 @@ Result<query::FieldPath> change_path(const std::string& text) {
 }
 
 Status blocked_path(std::string_view path) {
-  return Status::validation("cannot change '" + std::string(path) +
-                                "': a part of its path is not an object",
-                            {{"field", path}});
+  return Status::validation(
+      "cannot change '" + std::string(path) + "': a part of its path is not an object",
+      {{"field", path}});
 }
 
 // An integer within int64 (an unsigned one above it is not: it adds as a double).
@@ -217,7 +215,8 @@ Result<json> add_numbers(const json& a, const json& b, std::string_view path) {
     return json(sum);
   }
   const double sum = a.get<double>() + b.get<double>();
-  if (!std::isfinite(sum)) return Status::validation("@inc result is not finite", {{"field", path}});
+  if (!std::isfinite(sum))
+    return Status::validation("@inc result is not finite", {{"field", path}});
   return json(sum);
 }
 
@@ -258,8 +257,9 @@ const query::ParseOptions& wire_parse_options() {
 json match_to_json(const query::Match& match) {
   json out = json::object();
   for (const query::Condition& c : match) {
-    const std::string key =
-        c.op == query::Op::kEq ? c.path.text : c.path.text + ":" + std::string(query::op_name(c.op));
+    const std::string key = c.op == query::Op::kEq
+                                ? c.path.text
+                                : c.path.text + ":" + std::string(query::op_name(c.op));
     out[key] = c.value;
   }
   return out;
@@ -353,9 +353,12 @@ json encode(const UpsertRequest& r) {
 }
 
 json encode(const StateRequest& r) {
-  json out = {{"collection", r.collection}, {"match", match_to_json(r.match)},
-              {"from", state_name(r.from)},  {"to", state_name(r.to)},
-              {"ref", r.ref},                {"at_ms", r.at_ms}};
+  json out = {{"collection", r.collection},
+              {"match", match_to_json(r.match)},
+              {"from", state_name(r.from)},
+              {"to", state_name(r.to)},
+              {"ref", r.ref},
+              {"at_ms", r.at_ms}};
   put_scope(out, r.scope);
   put_events(out, r.events);
   return out;
@@ -543,7 +546,8 @@ Status apply_change(json& document, const Change& change) {
     if (!parent->contains(last)) (*parent)[last] = 0;
     json& target = (*parent)[last];
     if (!target.is_number()) {
-      return Status::validation("cannot @inc '" + text + "': it is not a number", {{"field", text}});
+      return Status::validation("cannot @inc '" + text + "': it is not a number",
+                                {{"field", text}});
     }
     auto sum = add_numbers(target, amount, text);
     if (!sum) return sum.status();

@@ -42,9 +42,10 @@ constexpr std::string_view kOtherNs = "other";
 constexpr std::string_view kOtherKeys[] = {"zz-other-1", "zz-other-2"};
 
 constexpr std::string_view kServices[] = {
-    "store.insert",  "store.find",         "store.count",   "store.update",
-    "store.upsert",  "store.change_state", "store.restore", "store.purge",
-    "store.collection_exists", "store.no_such_service"};
+    "store.insert",         "store.find",   "store.count",
+    "store.update",         "store.upsert", "store.change_state",
+    "store.restore",        "store.purge",  "store.collection_exists",
+    "store.no_such_service"};
 
 [[noreturn]] void fail(const char* what, const std::string& detail) {
   std::fprintf(stderr, "store_request_fuzz: %s\n%s\n", what, detail.c_str());
@@ -103,14 +104,27 @@ std::shared_ptr<host::ProjectStore> seeded_store(host::MemoryDriver& driver) {
         {"documents", json::array({{{"_key", kOtherKeys[0]}, {"_userkey", "u1"}, {"name", "Lamp"}},
                                    {{"_key", kOtherKeys[1]}, {"_userkey", nullptr}}})}});
   must(*store, kNs, "store.change_state",
-       {{"collection", "c"}, {"owner", "u1"}, {"match", {{"_key", "k5"}}}, {"to", "deleted"},
-        {"ref", "r-del"}, {"at_ms", 1000}});
+       {{"collection", "c"},
+        {"owner", "u1"},
+        {"match", {{"_key", "k5"}}},
+        {"to", "deleted"},
+        {"ref", "r-del"},
+        {"at_ms", 1000}});
   must(*store, kNs, "store.change_state",
-       {{"collection", "c"}, {"owner", "u2"}, {"match", {{"_key", "k7"}}}, {"to", "archived"},
-        {"ref", "r-arc"}, {"at_ms", 2000}});
+       {{"collection", "c"},
+        {"owner", "u2"},
+        {"match", {{"_key", "k7"}}},
+        {"to", "archived"},
+        {"ref", "r-arc"},
+        {"at_ms", 2000}});
   must(*store, kOtherNs, "store.change_state",
-       {{"collection", "c"}, {"owner", nullptr}, {"every_owner", true}, {"match", json::object()},
-        {"to", "deleted"}, {"ref", "r-del"}, {"at_ms", 500}});
+       {{"collection", "c"},
+        {"owner", nullptr},
+        {"every_owner", true},
+        {"match", json::object()},
+        {"to", "deleted"},
+        {"ref", "r-del"},
+        {"at_ms", 500}});
   return store;
 }
 
@@ -145,9 +159,9 @@ void check_round_trip(const json& input, Decode&& decode, const char* name) {
   const json wire = store::encode(*first);
   auto second = decode(wire);
   if (!second) {
-    fail("encode(decode(x)) does not decode",
-         std::string(name) + " " + second.status().to_string() + "\ninput " + dump(input) +
-             "\nwire " + dump(wire));
+    fail("encode(decode(x)) does not decode", std::string(name) + " " +
+                                                  second.status().to_string() + "\ninput " +
+                                                  dump(input) + "\nwire " + dump(wire));
   }
   const json again = store::encode(*second);
   check(again == wire, "encode(decode(encode(r))) != encode(r)",
@@ -192,8 +206,7 @@ void check_no_other_documents(const json& documents, const std::string& context)
   for (const json& doc : documents) {
     check(doc.is_object(), "an answered document is not an object", context);
     const auto key = doc.find("_key");
-    check(key != doc.end() && key->is_string(), "an answered document has no string _key",
-          context);
+    check(key != doc.end() && key->is_string(), "an answered document has no string _key", context);
     check(!other_key(*key), "another namespace's document was answered", context);
   }
 }
@@ -207,7 +220,8 @@ void check_find(host::ProjectStore& store, const json& input, const json& answer
   const auto docs = answer.find("documents");
   check(docs != answer.end() && docs->is_array(), "find answer has no documents array", context);
   const auto size = static_cast<int64_t>(docs->size());
-  if (request->limit >= 0) check(size <= request->limit, "find answered more than its limit", context);
+  if (request->limit >= 0)
+    check(size <= request->limit, "find answered more than its limit", context);
   check_no_other_documents(*docs, context);
   for (const json& doc : *docs) {
     if (request->scope.owner) {
@@ -238,8 +252,8 @@ void check_find(host::ProjectStore& store, const json& input, const json& answer
         context + "\n" + counted.status().to_string());
   const int64_t count = counted->at("count").get<int64_t>();
   if (request->with_total) {
-    check(total->get<int64_t>() == count,
-          "find total differs from count", context + "\ncount " + std::to_string(count));
+    check(total->get<int64_t>() == count, "find total differs from count",
+          context + "\ncount " + std::to_string(count));
   }
   int64_t expected = count > request->offset ? count - request->offset : 0;
   if (request->limit >= 0 && request->limit < expected) expected = request->limit;
@@ -279,9 +293,9 @@ void run(std::string_view service, const json& input) {
   }
   check_answer(*store, service, input, *answer);
   // The other namespace is untouched, whatever the input did (purge included).
-  const json other = must(*store, kOtherNs, "store.count",
-                          {{"collection", "c"}, {"owner", nullptr}, {"every_owner", true},
-                           {"state", "deleted"}});
+  const json other =
+      must(*store, kOtherNs, "store.count",
+           {{"collection", "c"}, {"owner", nullptr}, {"every_owner", true}, {"state", "deleted"}});
   check(other.at("count") == 2, "another namespace's documents changed",
         std::string(service) + " " + dump(input));
 }

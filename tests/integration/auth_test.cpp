@@ -133,8 +133,9 @@ class ClientAt {
     try {
       Poco::Net::StreamSocket socket;
       socket.impl()->bind(Poco::Net::SocketAddress(source_, 0), /*reuseAddress=*/false);
-      socket.connect(Poco::Net::SocketAddress("127.0.0.1", static_cast<Poco::UInt16>(daemon_.port())),
-                     Poco::Timespan(10, 0));
+      socket.connect(
+          Poco::Net::SocketAddress("127.0.0.1", static_cast<Poco::UInt16>(daemon_.port())),
+          Poco::Timespan(10, 0));
       Poco::Net::HTTPClientSession session(socket);
       session.setTimeout(Poco::Timespan(30, 0));
       Poco::Net::HTTPRequest request(Poco::Net::HTTPRequest::HTTP_POST, daemon_.api_path(),
@@ -753,12 +754,12 @@ TEST_F(AuthHttp, SendOtpAnswersAlikeForUnknownAddressesAndMailsNothing) {
 TEST_F(AuthHttp, SendOtpAnswersAlikeWhileTheMailServerHangs) {
   SmtpSink silent({.silent = true});
   if (silent.port() <= 0) GTEST_SKIP() << "the SMTP sink did not start";
-  auto daemon = daemon_with({{"mail.smtp.port", std::to_string(silent.port())},
-                             {"mail.smtp.timeout_s", "60"}});
+  auto daemon = daemon_with(
+      {{"mail.smtp.port", std::to_string(silent.port())}, {"mail.smtp.timeout_s", "60"}});
   const std::string known = fresh_email();
   ASSERT_EQ(signup(known, kPassword, daemon.get()).status, 200);
-  Answer a = call({{"op", "auth.send_otp"}, {"email", known}, {"intent", "signin"}}, "",
-                  daemon.get());
+  Answer a =
+      call({{"op", "auth.send_otp"}, {"email", known}, {"intent", "signin"}}, "", daemon.get());
   Answer b = call({{"op", "auth.send_otp"}, {"email", fresh_email("ghost")}, {"intent", "signin"}},
                   "", daemon.get());
   EXPECT_EQ(a.status, 200) << a.body.dump();
@@ -926,7 +927,8 @@ TEST_F(AuthHttp, SigninsAreLimitedPerEmailAndAddressAndTheOwnerElsewhereGoesOn) 
   const std::string email = fresh_email();
   ASSERT_EQ(signup(email, kPassword, daemon.get()).status, 200);
   ClientAt attacker(*daemon, "127.0.0.2");
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(attacker.signin(email, "Wrong-pass-1"), "INVALID_CREDENTIALS");
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(attacker.signin(email, "Wrong-pass-1"), "INVALID_CREDENTIALS");
   const auto [status, limited] = attacker.call({{"op", "auth.signin"},
                                                 {"grant_type", "password"},
                                                 {"email", email},
@@ -948,9 +950,8 @@ TEST_F(AuthHttp, ParallelGuessesCannotPassTheLimit) {
   std::vector<std::string> codes(kGuesses);
   std::vector<std::thread> guessers;
   for (int i = 0; i < kGuesses; ++i) {
-    guessers.emplace_back([&, i] {
-      codes[i] = signin(email, "Wrong-pass-" + std::to_string(i)).code();
-    });
+    guessers.emplace_back(
+        [&, i] { codes[i] = signin(email, "Wrong-pass-" + std::to_string(i)).code(); });
   }
   for (auto& guesser : guessers) guesser.join();
   const auto checked = std::count(codes.begin(), codes.end(), "INVALID_CREDENTIALS");

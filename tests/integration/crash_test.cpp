@@ -56,7 +56,8 @@ void write_until_killed(const DaemonProcess& daemon, const Headers& alice, int w
     const std::string batch = "w" + std::to_string(writer) + "-" + std::to_string(request);
     json data = json::array();
     for (int i = 0; i < kBatch; ++i) {
-      data.push_back({{"batch", batch}, {"i", i}, {"text", "ünïcødé " + batch}, {"n", request * 1.5}});
+      data.push_back(
+          {{"batch", batch}, {"i", i}, {"text", "ünïcødé " + batch}, {"n", request * 1.5}});
     }
     {
       std::lock_guard lock(ledger.mutex);

@@ -103,7 +103,8 @@ TEST_F(Datastore, InsertStampsTheBaseProperties) {
   EXPECT_EQ(doc["name"], "a");
   EXPECT_FALSE(doc.contains("_x"));  // '_' names are ignored on insert (DECISIONS 11)
 
-  Answer found = as("alice", {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}});
+  Answer found =
+      as("alice", {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}});
   ASSERT_EQ(found.data().size(), 1u);
   json stored = found.data()[0];
   EXPECT_FALSE(stored.contains("_updated_at"));  // only in insert and update answers
@@ -137,7 +138,8 @@ TEST_F(Datastore, EveryOpUnderBothPrefixes) {
     EXPECT_EQ(run("find", {{"match", {{"_key", key}}}}).data().size(), 1u);
     EXPECT_EQ(run("count", {{"match", {{"n", 1}}}}).data()["count"], 1);
     EXPECT_EQ(run("update", {{"data", {{"_key", key}, {"n", 2}}}}).data()[0]["n"], 2);
-    Answer up = run("upsert", {{"match", {{"name", "b"}}}, {"update", {{"n", 3}}},
+    Answer up = run("upsert", {{"match", {{"name", "b"}}},
+                               {"update", {{"n", 3}}},
                                {"insert", {{"name", "b"}, {"n", 0}}}});
     EXPECT_EQ(up.body["meta"]["upserted"], true);
     const std::string archived = run("archive", {{"match", {{"name", "a"}}}}).data()["_ref"];
@@ -191,21 +193,21 @@ TEST_F(Datastore, DotPathsAndArrays) {
 
 TEST_F(Datastore, NestedAndUnicodeValuesRoundTripExactly) {
   const std::string c = fresh("roundtrip");
-  const json doc = {
-      {"text", "héllo wörld — 日本語 — עברית — 🎉"},
-      {"int_max", 9223372036854775807LL},
-      {"int_min", std::numeric_limits<int64_t>::min()},
-      {"small", 0.1},
-      {"big", 1e300},
-      {"negative", -2.5},
-      {"flags", {true, false, nullptr}},
-      {"empty_object", json::object()},
-      {"empty_array", json::array()},
-      {"deep", {{"a", {{"b", {{"c", {1, {{"d", "e"}}, {2, 3}}}}}}}}},
-      {"ключ", "значение"},
-      {"escaped", "quote \" backslash \\ newline \n tab \t nul-free"}};
+  const json doc = {{"text", "héllo wörld — 日本語 — עברית — 🎉"},
+                    {"int_max", 9223372036854775807LL},
+                    {"int_min", std::numeric_limits<int64_t>::min()},
+                    {"small", 0.1},
+                    {"big", 1e300},
+                    {"negative", -2.5},
+                    {"flags", {true, false, nullptr}},
+                    {"empty_object", json::object()},
+                    {"empty_array", json::array()},
+                    {"deep", {{"a", {{"b", {{"c", {1, {{"d", "e"}}, {2, 3}}}}}}}}},
+                    {"ключ", "значение"},
+                    {"escaped", "quote \" backslash \\ newline \n tab \t nul-free"}};
   const std::string key = insert("alice", c, doc).data()[0]["_key"];
-  Answer found = as("alice", {{"op", "collection.find"}, {"collection", c}, {"match", {{"_key", key}}}});
+  Answer found =
+      as("alice", {{"op", "collection.find"}, {"collection", c}, {"match", {{"_key", key}}}});
   ASSERT_EQ(found.data().size(), 1u);
   json back = found.data()[0];
   for (const char* system : {"_key", "_userkey", "_created_at", "_modified_at"}) back.erase(system);
@@ -220,39 +222,79 @@ TEST_F(Datastore, PaginationMetaIsExact) {
   for (int i = 0; i < 10; ++i) batch.push_back({{"i", i}});
   insert("alice", c, batch);
   auto meta = [&](json match, int limit, int offset) {
-    Answer a = as("alice", {{"op", "collection.find"}, {"collection", c}, {"match", match},
-                            {"limit", limit}, {"offset", offset}, {"sort", "i asc"}});
+    Answer a = as("alice", {{"op", "collection.find"},
+                            {"collection", c},
+                            {"match", match},
+                            {"limit", limit},
+                            {"offset", offset},
+                            {"sort", "i asc"}});
     EXPECT_EQ(a.status, 200) << a.body.dump();
     EXPECT_EQ(a.data().size(), a.body["meta"]["pagination"]["count"].get<size_t>());
     return a.body["meta"]["pagination"];
   };
   // Empty.
-  EXPECT_EQ(meta({{"i", 99}}, 5, 0),
-            (json{{"page", 1}, {"per_page", 5}, {"total_pages", 0}, {"size", 0}, {"count", 0},
-                  {"has_next", false}, {"next_page", nullptr}, {"has_prev", false},
-                  {"prev_page", nullptr}, {"page_showing_start", 0}, {"page_showing_end", 0}}));
+  EXPECT_EQ(meta({{"i", 99}}, 5, 0), (json{{"page", 1},
+                                           {"per_page", 5},
+                                           {"total_pages", 0},
+                                           {"size", 0},
+                                           {"count", 0},
+                                           {"has_next", false},
+                                           {"next_page", nullptr},
+                                           {"has_prev", false},
+                                           {"prev_page", nullptr},
+                                           {"page_showing_start", 0},
+                                           {"page_showing_end", 0}}));
   // Exact multiple: page 2 of 2.
-  EXPECT_EQ(meta(json::object(), 5, 5),
-            (json{{"page", 2}, {"per_page", 5}, {"total_pages", 2}, {"size", 10}, {"count", 5},
-                  {"has_next", false}, {"next_page", nullptr}, {"has_prev", true},
-                  {"prev_page", 1}, {"page_showing_start", 6}, {"page_showing_end", 10}}));
+  EXPECT_EQ(meta(json::object(), 5, 5), (json{{"page", 2},
+                                              {"per_page", 5},
+                                              {"total_pages", 2},
+                                              {"size", 10},
+                                              {"count", 5},
+                                              {"has_next", false},
+                                              {"next_page", nullptr},
+                                              {"has_prev", true},
+                                              {"prev_page", 1},
+                                              {"page_showing_start", 6},
+                                              {"page_showing_end", 10}}));
   // First page with more to come.
-  EXPECT_EQ(meta(json::object(), 4, 0),
-            (json{{"page", 1}, {"per_page", 4}, {"total_pages", 3}, {"size", 10}, {"count", 4},
-                  {"has_next", true}, {"next_page", 2}, {"has_prev", false},
-                  {"prev_page", nullptr}, {"page_showing_start", 1}, {"page_showing_end", 4}}));
+  EXPECT_EQ(meta(json::object(), 4, 0), (json{{"page", 1},
+                                              {"per_page", 4},
+                                              {"total_pages", 3},
+                                              {"size", 10},
+                                              {"count", 4},
+                                              {"has_next", true},
+                                              {"next_page", 2},
+                                              {"has_prev", false},
+                                              {"prev_page", nullptr},
+                                              {"page_showing_start", 1},
+                                              {"page_showing_end", 4}}));
   // Partial last page.
-  EXPECT_EQ(meta(json::object(), 4, 8),
-            (json{{"page", 3}, {"per_page", 4}, {"total_pages", 3}, {"size", 10}, {"count", 2},
-                  {"has_next", false}, {"next_page", nullptr}, {"has_prev", true},
-                  {"prev_page", 2}, {"page_showing_start", 9}, {"page_showing_end", 10}}));
+  EXPECT_EQ(meta(json::object(), 4, 8), (json{{"page", 3},
+                                              {"per_page", 4},
+                                              {"total_pages", 3},
+                                              {"size", 10},
+                                              {"count", 2},
+                                              {"has_next", false},
+                                              {"next_page", nullptr},
+                                              {"has_prev", true},
+                                              {"prev_page", 2},
+                                              {"page_showing_start", 9},
+                                              {"page_showing_end", 10}}));
   // Offset past the end.
-  EXPECT_EQ(meta(json::object(), 4, 20),
-            (json{{"page", 6}, {"per_page", 4}, {"total_pages", 3}, {"size", 10}, {"count", 0},
-                  {"has_next", false}, {"next_page", nullptr}, {"has_prev", true},
-                  {"prev_page", 5}, {"page_showing_start", 0}, {"page_showing_end", 20}}));
+  EXPECT_EQ(meta(json::object(), 4, 20), (json{{"page", 6},
+                                               {"per_page", 4},
+                                               {"total_pages", 3},
+                                               {"size", 10},
+                                               {"count", 0},
+                                               {"has_next", false},
+                                               {"next_page", nullptr},
+                                               {"has_prev", true},
+                                               {"prev_page", 5},
+                                               {"page_showing_start", 0},
+                                               {"page_showing_end", 20}}));
   // Defaults: limit 100, offset 0.
-  Answer all = as("alice", {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}});
+  Answer all =
+      as("alice", {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}});
   EXPECT_EQ(all.body["meta"]["pagination"]["per_page"], 100);
   EXPECT_EQ(all.data().size(), 10u);
 }
@@ -265,8 +307,11 @@ TEST_F(Datastore, SortDefaultsToNewestFirstAndTakesSeveralKeys) {
   }
   EXPECT_EQ(find_names("alice", c, json::object()), (Names{"third", "second", "first"}));
   const std::string s = fresh("sort2");
-  insert("alice", s, {{{"name", "a"}, {"g", 2}, {"p", 1}}, {{"name", "b"}, {"g", 1}, {"p", 5}},
-                      {{"name", "c"}, {"g", 2}, {"p", 3}}, {{"name", "d"}, {"g", "x"}}});
+  insert("alice", s,
+         {{{"name", "a"}, {"g", 2}, {"p", 1}},
+          {{"name", "b"}, {"g", 1}, {"p", 5}},
+          {{"name", "c"}, {"g", 2}, {"p", 3}},
+          {{"name", "d"}, {"g", "x"}}});
   EXPECT_EQ(find_names("alice", s, json::object(), {{"sort", "g desc, p asc"}}),
             (Names{"d", "a", "c", "b"}));  // strings sort after numbers
   EXPECT_EQ(find_names("alice", s, json::object(), {{"sort", "p desc"}}),
@@ -282,10 +327,15 @@ TEST_F(Datastore, BadParametersAreValidationErrors) {
       {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}, {"limit", 1001}},
       {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}, {"offset", -3}},
       {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}, {"limit", 0}},
-      {{"op", "collection.find"}, {"collection", c}, {"match", json::object()},
+      {{"op", "collection.find"},
+       {"collection", c},
+       {"match", json::object()},
        {"offset", 9223372036854775807LL}},
       {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}, {"sort", 5}},
-      {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}, {"sort", "a sideways"}},
+      {{"op", "collection.find"},
+       {"collection", c},
+       {"match", json::object()},
+       {"sort", "a sideways"}},
       {{"op", "collection.find"}, {"collection", c}, {"match", {{"a:$regex", "x"}}}},
       {{"op", "collection.find"}, {"collection", c}, {"match", "name"}},
       {{"op", "collection.find"}, {"collection", c}},
@@ -296,10 +346,22 @@ TEST_F(Datastore, BadParametersAreValidationErrors) {
       {{"op", "collection.insert"}, {"collection", c}, {"data", json::array()}},
       {{"op", "collection.insert"}, {"collection", c}, {"data", {{"$bad", 1}}}},
       {{"op", "collection.update"}, {"collection", c}, {"data", {{"name", "x"}}}},
-      {{"op", "collection.update"}, {"collection", c}, {"match", json::object()}, {"data", {{"_userkey", "x"}}}},
-      {{"op", "collection.update"}, {"collection", c}, {"match", json::object()}, {"data", {{"@n", "@mul(2)"}}}},
-      {{"op", "collection.update"}, {"collection", c}, {"match", json::object()}, {"data", json::object()}},
-      {{"op", "collection.upsert"}, {"collection", c}, {"match", json::object()}, {"update", {{"a", 1}}}},
+      {{"op", "collection.update"},
+       {"collection", c},
+       {"match", json::object()},
+       {"data", {{"_userkey", "x"}}}},
+      {{"op", "collection.update"},
+       {"collection", c},
+       {"match", json::object()},
+       {"data", {{"@n", "@mul(2)"}}}},
+      {{"op", "collection.update"},
+       {"collection", c},
+       {"match", json::object()},
+       {"data", json::object()}},
+      {{"op", "collection.upsert"},
+       {"collection", c},
+       {"match", json::object()},
+       {"update", {{"a", 1}}}},
       {{"op", "collection.restore"}, {"collection", c}, {"match", json::object()}},
       {{"op", "collection.count"}, {"collection", c}, {"match", {{"a:$in", 5}}}},
   };
@@ -320,16 +382,17 @@ TEST_F(Datastore, LimitsNameTheLimitAndTheSize) {
   EXPECT_EQ(many.code(), "VALIDATION_ERROR");
   EXPECT_EQ(many.body["error"]["details"]["limit"], 50);
   EXPECT_EQ(many.body["error"]["details"]["size"], 51);
-  Answer big = as("alice", {{"op", "collection.insert"}, {"collection", c},
+  Answer big = as("alice", {{"op", "collection.insert"},
+                            {"collection", c},
                             {"data", {{{"ok", 1}}, {{"blob", std::string(3000, 'x')}}}}});
   EXPECT_EQ(big.code(), "VALIDATION_ERROR");
   EXPECT_EQ(big.body["error"]["details"]["limit"], 2048);
   EXPECT_GT(big.body["error"]["details"]["size"].get<int>(), 3000);
   EXPECT_EQ(big.body["error"]["details"]["index"], 1);
   // All or nothing: the valid first document was not inserted either.
-  EXPECT_EQ(as("alice", {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}})
-                .code(),
-            "COLLECTION_NOT_FOUND");
+  EXPECT_EQ(
+      as("alice", {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}}).code(),
+      "COLLECTION_NOT_FOUND");
 }
 
 TEST_F(Datastore, OwnershipWithTwoUsers) {
@@ -343,10 +406,14 @@ TEST_F(Datastore, OwnershipWithTwoUsers) {
                 .data()["count"],
             1);
   // Bob can neither change nor delete nor archive Alice's document.
-  EXPECT_EQ(as("bob", {{"op", "collection.update"}, {"collection", c}, {"data", {{"_key", key}, {"n", 9}}}})
-                .data(),
-            json::array());
-  EXPECT_EQ(as("bob", {{"op", "collection.update"}, {"collection", c}, {"match", {{"_key", key}}},
+  EXPECT_EQ(
+      as("bob",
+         {{"op", "collection.update"}, {"collection", c}, {"data", {{"_key", key}, {"n", 9}}}})
+          .data(),
+      json::array());
+  EXPECT_EQ(as("bob", {{"op", "collection.update"},
+                       {"collection", c},
+                       {"match", {{"_key", key}}},
                        {"data", {{"n", 9}}}})
                 .data(),
             json::array());
@@ -354,21 +421,24 @@ TEST_F(Datastore, OwnershipWithTwoUsers) {
       as("bob", {{"op", "collection.delete"}, {"collection", c}, {"match", {{"name", "hers"}}}})
           .data()["_ref"];
   as("bob", {{"op", "collection.archive"}, {"collection", c}, {"match", {{"_key", key}}}});
-  Answer hers = as("alice", {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}});
+  Answer hers =
+      as("alice", {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}});
   ASSERT_EQ(hers.data().size(), 1u);
   EXPECT_EQ(hers.data()[0]["n"], 1);
   // Alice's delete _ref is useless to Bob.
   const std::string alice_ref =
       as("alice", {{"op", "collection.delete"}, {"collection", c}, {"match", {{"_key", key}}}})
           .data()["_ref"];
-  EXPECT_EQ(as("bob", {{"op", "collection.restore"}, {"collection", c}, {"match", {{"_ref", alice_ref}}}})
-                .data()["data"],
-            false);
+  EXPECT_EQ(
+      as("bob", {{"op", "collection.restore"}, {"collection", c}, {"match", {{"_ref", alice_ref}}}})
+          .data()["data"],
+      false);
   EXPECT_EQ(as("bob", {{"op", "collection.restore"}, {"collection", c}, {"match", {{"_ref", ref}}}})
                 .data()["data"],
             false);
   EXPECT_EQ(find_names("alice", c, json::object()), Names{});
-  EXPECT_EQ(as("alice", {{"op", "collection.restore"}, {"collection", c}, {"match", {{"_ref", alice_ref}}}})
+  EXPECT_EQ(as("alice",
+               {{"op", "collection.restore"}, {"collection", c}, {"match", {{"_ref", alice_ref}}}})
                 .data()["data"],
             true);
   EXPECT_EQ(find_names("alice", c, json::object()), (Names{"hers"}));
@@ -378,23 +448,29 @@ TEST_F(Datastore, NoTokenNoData) {
   const std::string c = fresh("anon");
   insert("alice", c, {{"name", "a"}});
   for (const char* verb : {"find", "count", "update", "upsert", "delete", "archive", "restore"}) {
-    Answer a = as("", {{"op", std::string("collection.") + verb}, {"collection", c},
-                       {"match", json::object()}});
+    Answer a = as(
+        "",
+        {{"op", std::string("collection.") + verb}, {"collection", c}, {"match", json::object()}});
     EXPECT_EQ(a.code(), "AUTHENTICATION_FAILED") << verb;
     EXPECT_EQ(a.status, 401);
   }
   // Anonymous insert is refused for a collection not listed in datastore.anonymous_insert.
-  Answer a = as("", {{"op", "collection.insert"}, {"collection", c}, {"data", {{"x", 1}}},
+  Answer a = as("", {{"op", "collection.insert"},
+                     {"collection", c},
+                     {"data", {{"x", 1}}},
                      {"captcha", "anything"}});
   EXPECT_EQ(a.code(), "AUTHENTICATION_FAILED");
   EXPECT_EQ(find_names("alice", c, json::object()), (Names{"a"}));
   // A listed collection (datastore.anonymous_insert) still needs a captcha ...
-  Answer no_captcha = as("", {{"op", "collection.insert"}, {"collection", "drop_box"}, {"data", {{"x", 1}}}});
+  Answer no_captcha =
+      as("", {{"op", "collection.insert"}, {"collection", "drop_box"}, {"data", {{"x", 1}}}});
   EXPECT_EQ(no_captcha.code(), "AUTHENTICATION_FAILED");
   EXPECT_EQ(no_captcha.body["error"]["details"]["field"], "captcha");
   // ... and a verifier: none is loaded here, so the answer names the missing service.
-  Answer no_verifier = as("", {{"op", "collection.insert"}, {"collection", "guestbook"},
-                               {"data", {{"x", 1}}}, {"captcha", "token"}});
+  Answer no_verifier = as("", {{"op", "collection.insert"},
+                               {"collection", "guestbook"},
+                               {"data", {{"x", 1}}},
+                               {"captcha", "token"}});
   EXPECT_EQ(no_verifier.code(), "INTERNAL_ERROR");
   EXPECT_NE(no_verifier.body["error"]["message"].get<std::string>().find("captcha.verify"),
             std::string::npos)
@@ -420,16 +496,19 @@ TEST(DatastoreSettings, BadStoreSettingsStopTheStart) {
 
 TEST_F(Datastore, UpdateStrategiesAndFunctions) {
   const std::string c = fresh("update");
-  Answer in = insert("alice", c, {{{"name", "a"}, {"n", 1}, {"gone", true}},
-                                  {{"name", "b"}, {"n", 2}},
-                                  {{"name", "c"}, {"n", 3}, {"kind", "odd"}}});
+  Answer in = insert("alice", c,
+                     {{{"name", "a"}, {"n", 1}, {"gone", true}},
+                      {{"name", "b"}, {"n", 2}},
+                      {{"name", "c"}, {"n", 3}, {"kind", "odd"}}});
   const std::string a_key = in.data()[0]["_key"], b_key = in.data()[1]["_key"];
   const std::string created = in.data()[0]["_created_at"];
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
   // 1: one object with _key.
-  Answer one = as("alice", {{"op", "collection.update"}, {"collection", c},
-                            {"data", {{"_key", a_key}, {"n", 10}, {"@gone", "@unset()"},
-                                      {"address.city", "Oslo"}}}});
+  Answer one =
+      as("alice",
+         {{"op", "collection.update"},
+          {"collection", c},
+          {"data", {{"_key", a_key}, {"n", 10}, {"@gone", "@unset()"}, {"address.city", "Oslo"}}}});
   ASSERT_EQ(one.data().size(), 1u) << one.body.dump();
   const json& a = one.data()[0];
   EXPECT_EQ(a["n"], 10);
@@ -439,23 +518,29 @@ TEST_F(Datastore, UpdateStrategiesAndFunctions) {
   EXPECT_GT(a["_modified_at"].get<std::string>(), created);
   EXPECT_EQ(a["_updated_at"], a["_modified_at"]);
   // 2: an array of objects with _key.
-  Answer two = as("alice", {{"op", "collection.update"}, {"collection", c},
-                            {"data", {{{"_key", a_key}, {"@n", "@inc(5)"}},
-                                      {{"_key", b_key}, {"@n", "@inc(-0.5)"}}}}});
+  Answer two = as(
+      "alice",
+      {{"op", "collection.update"},
+       {"collection", c},
+       {"data", {{{"_key", a_key}, {"@n", "@inc(5)"}}, {{"_key", b_key}, {"@n", "@inc(-0.5)"}}}}});
   ASSERT_EQ(two.data().size(), 2u);
   EXPECT_EQ(two.data()[0]["n"], 15);
   EXPECT_EQ(two.data()[1]["n"], 1.5);
   // 3: match + data, with @now().
-  Answer three = as("alice", {{"op", "collection.update"}, {"collection", c},
-                              {"match", {{"n:$lt", 5}}}, {"data", {{"@seen", "@now()"}, {"flag", true}}}});
+  Answer three = as("alice", {{"op", "collection.update"},
+                              {"collection", c},
+                              {"match", {{"n:$lt", 5}}},
+                              {"data", {{"@seen", "@now()"}, {"flag", true}}}});
   ASSERT_EQ(three.data().size(), 2u);
   for (const json& doc : three.data()) {
     EXPECT_EQ(doc["seen"], doc["_modified_at"]);
     EXPECT_EQ(doc["flag"], true);
   }
   // A failing step changes nothing (@inc on a string), in any strategy.
-  Answer bad = as("alice", {{"op", "collection.update"}, {"collection", c},
-                            {"data", {{{"_key", a_key}, {"n", 99}}, {{"_key", b_key}, {"@name", "@inc(1)"}}}}});
+  Answer bad = as(
+      "alice", {{"op", "collection.update"},
+                {"collection", c},
+                {"data", {{{"_key", a_key}, {"n", 99}}, {{"_key", b_key}, {"@name", "@inc(1)"}}}}});
   EXPECT_EQ(bad.code(), "VALIDATION_ERROR");
   EXPECT_EQ(find_names("alice", c, {{"n", 99}}), Names{});
   // The stored documents are what the answers said.
@@ -465,8 +550,11 @@ TEST_F(Datastore, UpdateStrategiesAndFunctions) {
 
 TEST_F(Datastore, UpsertInsertsThenUpdates) {
   const std::string c = fresh("upsert");
-  const json body = {{"op", "collection.upsert"}, {"collection", c}, {"match", {{"sku", "p1"}}},
-                     {"update", {{"@qty", "@inc(1)"}}}, {"insert", {{"sku", "p1"}, {"qty", 1}}}};
+  const json body = {{"op", "collection.upsert"},
+                     {"collection", c},
+                     {"match", {{"sku", "p1"}}},
+                     {"update", {{"@qty", "@inc(1)"}}},
+                     {"insert", {{"sku", "p1"}, {"qty", 1}}}};
   Answer first = as("alice", body);
   ASSERT_EQ(first.status, 200) << first.body.dump();
   EXPECT_EQ(first.body["meta"]["upserted"], true);
@@ -486,30 +574,36 @@ TEST_F(Datastore, UpsertInsertsThenUpdates) {
 
 TEST_F(Datastore, DeleteArchiveRestore) {
   const std::string c = fresh("states");
-  insert("alice", c, {{{"name", "a"}, {"g", 1}}, {{"name", "b"}, {"g", 1}}, {{"name", "c"}, {"g", 2}}});
+  insert("alice", c,
+         {{{"name", "a"}, {"g", 1}}, {{"name", "b"}, {"g", 1}}, {{"name", "c"}, {"g", 2}}});
   Answer del = as("alice", {{"op", "collection.delete"}, {"collection", c}, {"match", {{"g", 1}}}});
   ASSERT_EQ(del.status, 200);
   const std::string deleted = del.data()["_ref"];
   EXPECT_EQ(find_names("alice", c, json::object()), (Names{"c"}));
   const std::string archived =
-      as("alice", {{"op", "collection.archive"}, {"collection", c}, {"match", {{"g", 2}}}}).data()["_ref"];
+      as("alice", {{"op", "collection.archive"}, {"collection", c}, {"match", {{"g", 2}}}})
+          .data()["_ref"];
   EXPECT_NE(archived, deleted);
   EXPECT_EQ(find_names("alice", c, json::object()), Names{});
   EXPECT_EQ(as("alice", {{"op", "collection.count"}, {"collection", c}, {"match", json::object()}})
                 .data()["count"],
             0);
-  EXPECT_EQ(as("alice", {{"op", "collection.restore"}, {"collection", c}, {"match", {{"_ref", deleted}}}})
-                .data()["data"],
-            true);
+  EXPECT_EQ(
+      as("alice", {{"op", "collection.restore"}, {"collection", c}, {"match", {{"_ref", deleted}}}})
+          .data()["data"],
+      true);
   EXPECT_EQ(find_names("alice", c, json::object(), {{"sort", "name asc"}}), (Names{"a", "b"}));
-  EXPECT_EQ(as("alice", {{"op", "collection.restore"}, {"collection", c}, {"match", {{"_ref", deleted}}}})
-                .data()["data"],
-            false);  // already restored
-  EXPECT_EQ(as("alice", {{"op", "collection.restore"}, {"collection", c}, {"match", {{"_ref", archived}}}})
+  EXPECT_EQ(
+      as("alice", {{"op", "collection.restore"}, {"collection", c}, {"match", {{"_ref", deleted}}}})
+          .data()["data"],
+      false);  // already restored
+  EXPECT_EQ(as("alice",
+               {{"op", "collection.restore"}, {"collection", c}, {"match", {{"_ref", archived}}}})
                 .data()["data"],
             true);
   EXPECT_EQ(find_names("alice", c, json::object(), {{"sort", "name asc"}}), (Names{"a", "b", "c"}));
-  EXPECT_EQ(as("alice", {{"op", "collection.restore"}, {"collection", c},
+  EXPECT_EQ(as("alice", {{"op", "collection.restore"},
+                         {"collection", c},
                          {"match", {{"_ref", "00000000000000000000000000000000"}}}})
                 .data()["data"],
             false);
@@ -534,7 +628,8 @@ TEST_F(Datastore, UnknownCollectionsAreNotFound) {
   // Once anything was inserted the collection exists, even when emptied again.
   insert("alice", c, {{"a", 1}});
   as("alice", {{"op", "collection.delete"}, {"collection", c}, {"match", match}});
-  EXPECT_EQ(as("bob", {{"op", "collection.find"}, {"collection", c}, {"match", match}}).status, 200);
+  EXPECT_EQ(as("bob", {{"op", "collection.find"}, {"collection", c}, {"match", match}}).status,
+            200);
 }
 
 TEST_F(Datastore, StatementFormInserts) {
@@ -552,42 +647,55 @@ TEST_F(Datastore, StatementFormInserts) {
   ASSERT_EQ(short_form.status, 200) << short_form.body.dump();
   EXPECT_EQ(short_form.data()[0]["name"], "one");
   EXPECT_EQ(short_form.data()[0]["_userkey"], key_of("alice"));
-  Answer long_form = post("/api", {{"query", "insert into " + c + " values $data;"},
-                                   {"variables", {{"data", {{{"name", "two"}}, {{"name", "three"}}}}}}});
+  Answer long_form =
+      post("/api", {{"query", "insert into " + c + " values $data;"},
+                    {"variables", {{"data", {{{"name", "two"}}, {{"name", "three"}}}}}}});
   ASSERT_EQ(long_form.status, 200) << long_form.body.dump();
   EXPECT_EQ(long_form.data().size(), 2u);
   EXPECT_EQ(find_names("alice", c, json::object(), {{"sort", "name asc"}}),
             (Names{"one", "three", "two"}));
-  Answer syntax = post(daemon_->api_path(), {{"query", "INSERT $data INTO " + c}, {"variables", {{"data", json::object()}}}});
+  Answer syntax = post(daemon_->api_path(), {{"query", "INSERT $data INTO " + c},
+                                             {"variables", {{"data", json::object()}}}});
   EXPECT_EQ(syntax.code(), "VALIDATION_ERROR");
   EXPECT_TRUE(syntax.body["error"]["details"].contains("position")) << syntax.body.dump();
-  Answer select = post(daemon_->api_path(), {{"query", "SELECT * FROM " + c}, {"variables", json::object()}});
+  Answer select =
+      post(daemon_->api_path(), {{"query", "SELECT * FROM " + c}, {"variables", json::object()}});
   EXPECT_EQ(select.code(), "VALIDATION_ERROR");
   EXPECT_EQ(select.body["error"]["message"], "statement not supported");
 }
 
 TEST_F(Datastore, FilterLookupAndProject) {
   const std::string orders = fresh("orders"), customers = fresh("customers");
-  const std::string ada = insert("alice", customers, {{"name", "Ada"}, {"tier", "gold"}}).data()[0]["_key"];
-  const std::string bo = insert("alice", customers, {{"name", "Bo"}, {"tier", "basic"}}).data()[0]["_key"];
+  const std::string ada =
+      insert("alice", customers, {{"name", "Ada"}, {"tier", "gold"}}).data()[0]["_key"];
+  const std::string bo =
+      insert("alice", customers, {{"name", "Bo"}, {"tier", "basic"}}).data()[0]["_key"];
   insert("bob", customers, {{"name", "Mallory"}, {"tier", "gold"}});
-  insert("alice", orders, {{{"name", "o1"}, {"customer", ada}, {"total", 10}},
-                           {{"name", "o2"}, {"customer", bo}, {"total", 20}},
-                           {{"name", "o3"}, {"customer", ada}, {"total", 30}}});
-  const json lookup = {{"from", customers}, {"local_field", "customer"},
-                       {"foreign_field", "_key"}, {"as", "buyer"}};
+  insert("alice", orders,
+         {{{"name", "o1"}, {"customer", ada}, {"total", 10}},
+          {{"name", "o2"}, {"customer", bo}, {"total", 20}},
+          {{"name", "o3"}, {"customer", ada}, {"total", 30}}});
+  const json lookup = {
+      {"from", customers}, {"local_field", "customer"}, {"foreign_field", "_key"}, {"as", "buyer"}};
   // Lookup joins the caller's own documents into an array.
-  Answer joined = as("alice", {{"op", "collection.find"}, {"collection", orders}, {"match", json::object()},
-                               {"lookup", lookup}, {"sort", "name asc"}});
+  Answer joined = as("alice", {{"op", "collection.find"},
+                               {"collection", orders},
+                               {"match", json::object()},
+                               {"lookup", lookup},
+                               {"sort", "name asc"}});
   ASSERT_EQ(joined.status, 200) << joined.body.dump();
   ASSERT_EQ(joined.data().size(), 3u);
   EXPECT_EQ(joined.data()[0]["buyer"].size(), 1u);
   EXPECT_EQ(joined.data()[0]["buyer"][0]["name"], "Ada");
   EXPECT_EQ(joined.data()[1]["buyer"][0]["name"], "Bo");
   // Filter after lookup tests joined fields; pagination counts what the filter kept.
-  Answer gold = as("alice", {{"op", "collection.find"}, {"collection", orders}, {"match", json::object()},
-                             {"lookup", lookup}, {"filter", {{"buyer.tier", "gold"}}},
-                             {"sort", "total desc"}, {"limit", 1}});
+  Answer gold = as("alice", {{"op", "collection.find"},
+                             {"collection", orders},
+                             {"match", json::object()},
+                             {"lookup", lookup},
+                             {"filter", {{"buyer.tier", "gold"}}},
+                             {"sort", "total desc"},
+                             {"limit", 1}});
   ASSERT_EQ(gold.status, 200) << gold.body.dump();
   EXPECT_EQ(names(gold.data()), (Names{"o3"}));
   EXPECT_EQ(gold.body["meta"]["pagination"]["size"], 2);
@@ -595,17 +703,23 @@ TEST_F(Datastore, FilterLookupAndProject) {
   EXPECT_EQ(find_names("alice", orders, {{"total:$gt", 10}}, {{"filter", {{"total:$lt", 30}}}}),
             (Names{"o2"}));
   // Project: include keeps _key; exclude drops only what it names.
-  Answer included = as("alice", {{"op", "collection.find"}, {"collection", orders}, {"match", {{"name", "o1"}}},
+  Answer included = as("alice", {{"op", "collection.find"},
+                                 {"collection", orders},
+                                 {"match", {{"name", "o1"}}},
                                  {"project", {{"total", 1}}}});
   ASSERT_EQ(included.data().size(), 1u);
   EXPECT_EQ(included.data()[0].size(), 2u) << included.data()[0].dump();
   EXPECT_EQ(included.data()[0]["total"], 10);
   EXPECT_TRUE(included.data()[0].contains("_key"));
-  Answer excluded = as("alice", {{"op", "collection.find"}, {"collection", orders}, {"match", {{"name", "o1"}}},
+  Answer excluded = as("alice", {{"op", "collection.find"},
+                                 {"collection", orders},
+                                 {"match", {{"name", "o1"}}},
                                  {"project", {{"total", 0}, {"customer", 0}}}});
   EXPECT_FALSE(excluded.data()[0].contains("total"));
   EXPECT_EQ(excluded.data()[0]["name"], "o1");
-  Answer bad = as("alice", {{"op", "collection.find"}, {"collection", orders}, {"match", json::object()},
+  Answer bad = as("alice", {{"op", "collection.find"},
+                            {"collection", orders},
+                            {"match", json::object()},
                             {"lookup", {{"from", customers}}}});
   EXPECT_EQ(bad.code(), "VALIDATION_ERROR");
 }
@@ -613,7 +727,8 @@ TEST_F(Datastore, FilterLookupAndProject) {
 TEST_F(Datastore, IndexedFieldsAnswerLikeUnindexedOnes) {
   // "indexed.category" and "indexed.n" are declared indexes; "plain" has none.
   std::vector<json> docs;
-  const json values[] = {"a", "b", 1, 2.5, true, nullptr, json::array({"a", 3}), json::object({{"k", 1}})};
+  const json values[] = {
+      "a", "b", 1, 2.5, true, nullptr, json::array({"a", 3}), json::object({{"k", 1}})};
   int i = 0;
   for (const json& v : values) {
     std::string name = "d";
@@ -627,11 +742,20 @@ TEST_F(Datastore, IndexedFieldsAnswerLikeUnindexedOnes) {
   insert("alice", plain, docs);
   insert("bob", "indexed", {{"name", "bobs"}, {"category", "a"}, {"n", 1}});
   const json matches[] = {
-      {{"category", "a"}},           {{"category", 1}},           {{"category", 1.0}},
-      {{"category", true}},          {{"category", nullptr}},     {{"category:$gt", "a"}},
-      {{"category:$gte", 1}},        {{"category:$lt", 3}},       {{"category:$in", {"a", 2.5}}},
-      {{"category:$nin", {"a", 1}}}, {{"category:$ne", "a"}},     {{"category", {{"k", 1}}}},
-      {{"n", 1}, {"category:$lte", "b"}}, {{"n:$in", {0, 2}}},
+      {{"category", "a"}},
+      {{"category", 1}},
+      {{"category", 1.0}},
+      {{"category", true}},
+      {{"category", nullptr}},
+      {{"category:$gt", "a"}},
+      {{"category:$gte", 1}},
+      {{"category:$lt", 3}},
+      {{"category:$in", {"a", 2.5}}},
+      {{"category:$nin", {"a", 1}}},
+      {{"category:$ne", "a"}},
+      {{"category", {{"k", 1}}}},
+      {{"n", 1}, {"category:$lte", "b"}},
+      {{"n:$in", {0, 2}}},
   };
   for (const json& match : matches) {
     EXPECT_EQ(find_names("alice", "indexed", match, {{"sort", "name asc"}}),
@@ -649,8 +773,11 @@ TEST_F(Datastore, OneEventPerDocument) {
   as("alice", {{"op", "collection.update"}, {"collection", c}, {"data", {{"_key", a}, {"x", 1}}}});
   as("alice", {{"op", "collection.archive"}, {"collection", c}, {"match", {{"_key", b}}}});
   as("alice", {{"op", "collection.delete"}, {"collection", c}, {"match", {{"_key", a}}}});
-  as("alice", {{"op", "collection.upsert"}, {"collection", c}, {"match", {{"name", "z"}}},
-               {"update", {{"x", 2}}}, {"insert", {{"name", "z"}}}});
+  as("alice", {{"op", "collection.upsert"},
+               {"collection", c},
+               {"match", {{"name", "z"}}},
+               {"update", {{"x", 2}}},
+               {"insert", {{"name", "z"}}}});
   std::vector<std::pair<std::string, std::string>> expected = {
       {"document.created", a}, {"document.created", b}, {"document.updated", a},
       {"document.updated", b}, {"document.deleted", a}, {"document.created", ""}};
@@ -677,13 +804,17 @@ TEST(DatastoreRetention, RestoreAfterThePurgeAnswersFalse) {
   const Headers alice = daemon->user("alice").bearer();
   daemon->call({{"op", "collection.insert"}, {"collection", "c"}, {"data", {{"a", 1}}}}, alice);
   const std::string ref =
-      daemon->call({{"op", "collection.delete"}, {"collection", "c"}, {"match", json::object()}}, alice)
+      daemon
+          ->call({{"op", "collection.delete"}, {"collection", "c"}, {"match", json::object()}},
+                 alice)
           .json()["data"]["_ref"];
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
   HttpResponse r = daemon->call(
       {{"op", "collection.restore"}, {"collection", "c"}, {"match", {{"_ref", ref}}}}, alice);
   EXPECT_EQ(r.json()["data"]["data"], false) << r.body;
-  EXPECT_EQ(daemon->call({{"op", "collection.count"}, {"collection", "c"}, {"match", json::object()}}, alice)
+  EXPECT_EQ(daemon
+                ->call({{"op", "collection.count"}, {"collection", "c"}, {"match", json::object()}},
+                       alice)
                 .json()["data"]["count"],
             0);
 }

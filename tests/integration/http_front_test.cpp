@@ -62,15 +62,15 @@ class HttpFront : public ::testing::Test {
 
   // The head of a POST to the project's API path with its API key, ended by the blank line.
   std::string api_head(const std::string& extra_fields) const {
-    return "POST " + daemon_->api_path() + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-KEY: " +
-           daemon_->api_key() + "\r\n" + extra_fields + "\r\n";
+    return "POST " + daemon_->api_path() +
+           " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-KEY: " + daemon_->api_key() + "\r\n" +
+           extra_fields + "\r\n";
   }
 
   // One echo.ping on a fresh connection, within `timeout`.
   int ping(std::chrono::milliseconds timeout = 5s) const {
     return http_request(daemon_->port(), "POST", daemon_->api_path(), R"({"op":"echo.ping"})",
-                        {{"X-API-KEY", daemon_->api_key()}}, BodyEncoding::kContentLength,
-                        timeout)
+                        {{"X-API-KEY", daemon_->api_key()}}, BodyEncoding::kContentLength, timeout)
         .status;
   }
   int healthz(std::chrono::milliseconds timeout = 5s) const {
@@ -219,8 +219,8 @@ TEST_F(HttpFront, ExpectContinueIsAnsweredOnlyForAnAdmittedCaller) {
   start();
   RawConnection c(daemon_->port());
   const std::string body = R"({"op":"echo.ping"})";
-  c.send(api_head("Expect: 100-continue\r\nContent-Length: " + std::to_string(body.size()) +
-                  "\r\n"));
+  c.send(
+      api_head("Expect: 100-continue\r\nContent-Length: " + std::to_string(body.size()) + "\r\n"));
   EXPECT_TRUE(c.read_response(5s).bytes.starts_with("HTTP/1.1 100 Continue\r\n\r\n"));
   c.send(body);
   EXPECT_EQ(c.read_response(5s).status(), 200);
@@ -258,16 +258,15 @@ TEST_F(HttpFront, SixtyConcurrentBodiesOfSmallValuesKeepMemoryLow) {
   std::vector<int> statuses(60);
   for (size_t i = 0; i < statuses.size(); ++i) {
     senders.emplace_back([&, i] {
-      statuses[i] = http_request(daemon_->port(), "POST", daemon_->api_path(), body,
-                                 {{"X-API-KEY", daemon_->api_key()}},
-                                 BodyEncoding::kContentLength, 60s)
-                        .status;
+      statuses[i] =
+          http_request(daemon_->port(), "POST", daemon_->api_path(), body,
+                       {{"X-API-KEY", daemon_->api_key()}}, BodyEncoding::kContentLength, 60s)
+              .status;
     });
   }
   for (auto& t : senders) t.join();
   for (size_t i = 0; i < statuses.size(); ++i) {
-    EXPECT_TRUE(statuses[i] == 413 || statuses[i] == 503) << "request " << i << ": "
-                                                          << statuses[i];
+    EXPECT_TRUE(statuses[i] == 413 || statuses[i] == 503) << "request " << i << ": " << statuses[i];
   }
   const size_t peak = peak_rss(daemon_->pid());
   EXPECT_GT(peak, 0u);

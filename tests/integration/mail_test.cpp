@@ -7,10 +7,9 @@
 // Thread-safety: each test runs on the one gtest thread.
 #include <gtest/gtest.h>
 
-#include <string>
-
 #include <csignal>
 #include <functional>
+#include <string>
 #include <thread>
 
 #include "daemon_process.hpp"
@@ -115,9 +114,9 @@ TEST(MailService, QueuedMailSurvivesAKillAndIsSentAfterTheRestart) {
   TempDir storage("opbase-mailq");
   {
     auto first = DaemonProcess::start(smtp_on(1, storage.path()));
-    ASSERT_EQ(send_mail(*first, {{"to", "ann@example.com"}, {"subject", "S"}, {"text", "731904"}})
-                  .status,
-              200);
+    ASSERT_EQ(
+        send_mail(*first, {{"to", "ann@example.com"}, {"subject", "S"}, {"text", "731904"}}).status,
+        200);
     ASSERT_TRUE(eventually([&] { return contains(first->log(), "not sent (attempt 1"); }))
         << first->log();
     first->send_signal(SIGKILL);
@@ -136,9 +135,9 @@ TEST(MailService, SigtermLeavesQueuedMailForTheNextStart) {
   TempDir storage("opbase-mailq");
   {
     auto first = DaemonProcess::start(smtp_on(1, storage.path()));
-    ASSERT_EQ(send_mail(*first, {{"to", "ann@example.com"}, {"subject", "S"}, {"text", "552211"}})
-                  .status,
-              200);
+    ASSERT_EQ(
+        send_mail(*first, {{"to", "ann@example.com"}, {"subject", "S"}, {"text", "552211"}}).status,
+        200);
     ASSERT_TRUE(eventually([&] { return contains(first->log(), "not sent (attempt 1"); }));
     first->send_signal(SIGTERM);
     const std::optional<int> status = first->wait_exit(20s);

@@ -247,8 +247,8 @@ TEST_F(AuthServiceTest, UpdateProfileWithATokenJustReplacedChangesNothingAndKeep
 TEST_F(AuthServiceTest, SendOtpForAnUnknownAddressHandsTheHostADecoy) {
   signed_up_and_in("ned@example.com");
   const size_t before = mails_.size();
-  ASSERT_TRUE(call(&AuthService::send_otp, {{"email", "ned@example.com"}, {"intent", "signin"}})
-                  .is_ok());
+  ASSERT_TRUE(
+      call(&AuthService::send_otp, {{"email", "ned@example.com"}, {"intent", "signin"}}).is_ok());
   ASSERT_TRUE(call(&AuthService::send_otp, {{"email", "nobody@example.com"}, {"intent", "signin"}})
                   .is_ok());
   ASSERT_EQ(mails_.size(), before + 2);
@@ -275,9 +275,9 @@ TEST_F(AuthServiceTest, ACommonPasswordIsRefusedOnSignupAndPasswordChangeWithThe
   EXPECT_EQ(up.status().details()["policy"]["LENGTH"], json({8, 64}));
 
   signed_up_and_in("lea@example.com");
-  ASSERT_TRUE(call(&AuthService::send_otp, {{"email", "lea@example.com"},
-                                            {"intent", "change_password"}})
-                  .is_ok());
+  ASSERT_TRUE(
+      call(&AuthService::send_otp, {{"email", "lea@example.com"}, {"intent", "change_password"}})
+          .is_ok());
   auto change = call(&AuthService::update_account, {{"email", "lea@example.com"},
                                                     {"otp", last_code()},
                                                     {"intent", "change_password"},

@@ -232,8 +232,8 @@ TEST(NewDocument, NamesNotAtTheStartMayHoldDollarAndDots) {
 }
 
 TEST(NewDocument, NonObjectIsRefused) {
-  for (const json& bad : {json(nullptr), json(1), json("x"), json::array(),
-                          json::array({{{"a", 1}}})}) {
+  for (const json& bad :
+       {json(nullptr), json(1), json("x"), json::array(), json::array({{{"a", 1}}})}) {
     expect_refused(bad, 4, {{"field", "data"}, {"index", 4}});
     expect_refused(bad, -1, {{"field", "data"}});
   }

@@ -158,7 +158,7 @@ TEST(ParseLookup, BadFromIsRefused) {
   expect_refused(null_from, "from");
   // Names that check_collection_name refuses (spec 2.2).
   for (const std::string& bad : std::vector<std::string>{"", "Users", "1users", "us-ers", "users.x",
-                                                       "üsers", std::string(65, 'a')}) {
+                                                         "üsers", std::string(65, 'a')}) {
     expect_refused(spec_json(bad, "a", "b", "c"), "collection name");
   }
   EXPECT_EQ(parsed(spec_json(std::string(64, 'a'), "a", "b", "c")).size(), 1u);
@@ -214,8 +214,8 @@ TEST(ApplyLookups, JoinsMatchingForeignDocuments) {
   std::vector<json> docs = {{{"_key", "o1"}, {"user_id", "u1"}},
                             {{"_key", "o2"}, {"user_id", "u2"}},
                             {{"_key", "o3"}, {"user_id", "nobody"}}};
-  const Status s = apply_lookups(docs, parsed(spec_json("users", "user_id", "_key", "user")),
-                                 store.fetch());
+  const Status s =
+      apply_lookups(docs, parsed(spec_json("users", "user_id", "_key", "user")), store.fetch());
   ASSERT_TRUE(s.is_ok()) << s.to_string();
   EXPECT_EQ(docs[0].at("user"), json::array({{{"_key", "u1"}, {"name", "Ann"}}}));
   EXPECT_EQ(joined_keys(docs[1], "user"), Keys{"u2"});
@@ -229,8 +229,8 @@ TEST(ApplyLookups, SeveralForeignDocumentsJoinOneDocument) {
                                 {{"_key", "i2"}, {"order", 1}},
                                 {{"_key", "i3"}, {"order", 2}}};
   std::vector<json> docs = {{{"_key", "o1"}, {"n", 1}}, {{"_key", "o2"}, {"n", 2.0}}};
-  ASSERT_TRUE(
-      apply_lookups(docs, parsed(spec_json("items", "n", "order", "items")), store.fetch()).is_ok());
+  ASSERT_TRUE(apply_lookups(docs, parsed(spec_json("items", "n", "order", "items")), store.fetch())
+                  .is_ok());
   EXPECT_EQ(joined_keys(docs[0], "items"), (Keys{"i1", "i2"}));
   EXPECT_EQ(joined_keys(docs[1], "items"), Keys{"i3"});  // 2.0 == 2: numbers compare numerically
 }
@@ -266,9 +266,9 @@ TEST(ApplyLookups, ArrayForeignValuesMatchAnyElement) {
   store.collections["groups"] = {{{"_key", "g1"}, {"members", {"u1", "u2"}}},
                                  {{"_key", "g2"}, {"members", json::array({"u3"})}}};
   std::vector<json> docs = {{{"_key", "u2"}}, {{"_key", "u3"}}};
-  ASSERT_TRUE(apply_lookups(docs, parsed(spec_json("groups", "_key", "members", "groups")),
-                            store.fetch())
-                  .is_ok());
+  ASSERT_TRUE(
+      apply_lookups(docs, parsed(spec_json("groups", "_key", "members", "groups")), store.fetch())
+          .is_ok());
   EXPECT_EQ(joined_keys(docs[0], "groups"), Keys{"g1"});
   EXPECT_EQ(joined_keys(docs[1], "groups"), Keys{"g2"});
 }
@@ -295,7 +295,8 @@ TEST(ApplyLookups, MissingLocalValueJoinsDocumentsMissingTheForeignField) {
                             {{"_key", "d_null"}, {"ref", nullptr}},
                             {{"_key", "d_set"}, {"ref", "x"}},
                             {{"_key", "d_other"}, {"ref", 5}}};
-  ASSERT_TRUE(apply_lookups(docs, parsed(spec_json("c", "ref", "ref", "j")), store.fetch()).is_ok());
+  ASSERT_TRUE(
+      apply_lookups(docs, parsed(spec_json("c", "ref", "ref", "j")), store.fetch()).is_ok());
   EXPECT_EQ(joined_keys(docs[0], "j"), (Keys{"f_missing", "f_null"}));
   EXPECT_EQ(joined_keys(docs[1], "j"), (Keys{"f_missing", "f_null"}));
   EXPECT_EQ(joined_keys(docs[2], "j"), Keys{"f_set"});
@@ -306,7 +307,8 @@ TEST(ApplyLookups, MissingNestedLocalValueJoinsOnNullToo) {
   FakeStore store;
   store.collections["c"] = {{{"_key", "f1"}, {"a", {{"b", 1}}}}, {{"_key", "f2"}, {"a", 3}}};
   std::vector<json> docs = {{{"_key", "d1"}, {"x", "no a.b here"}}};
-  ASSERT_TRUE(apply_lookups(docs, parsed(spec_json("c", "a.b", "a.b", "j")), store.fetch()).is_ok());
+  ASSERT_TRUE(
+      apply_lookups(docs, parsed(spec_json("c", "a.b", "a.b", "j")), store.fetch()).is_ok());
   EXPECT_EQ(joined_keys(docs[0], "j"), Keys{"f2"});  // f2 cannot reach a.b: missing
 }
 
@@ -327,8 +329,8 @@ TEST(ApplyLookups, AsReplacesAnExistingField) {
   FakeStore store;
   store.collections["users"] = {{{"_key", "u1"}}};
   std::vector<json> docs = {{{"_key", "o1"}, {"user", "u1"}}};
-  ASSERT_TRUE(
-      apply_lookups(docs, parsed(spec_json("users", "user", "_key", "user")), store.fetch()).is_ok());
+  ASSERT_TRUE(apply_lookups(docs, parsed(spec_json("users", "user", "_key", "user")), store.fetch())
+                  .is_ok());
   EXPECT_EQ(docs[0].at("user"), json::array({{{"_key", "u1"}}}));
 }
 
@@ -387,8 +389,7 @@ TEST(ApplyLookups, FetchIsCalledOncePerSpecWithTheDistinctValues) {
   for (const json& v : tags.value) texts.push_back(v.dump());
   std::vector<std::string> sorted = texts;
   std::sort(sorted.begin(), sorted.end());
-  EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end())
-      << tags.value.dump();
+  EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end()) << tags.value.dump();
   for (const json& expected : {json("x"), json("y"), json(1), json(nullptr)}) {
     EXPECT_TRUE(std::any_of(tags.value.begin(), tags.value.end(),
                             [&](const json& v) { return query::json_equal(v, expected); }))
@@ -423,8 +424,8 @@ TEST(ApplyLookups, LaterSpecsSeeEarlierJoins) {
   store.collections["users"] = {{{"_key", "u1"}, {"team", "t9"}}};
   store.collections["teams"] = {{{"_key", "t9"}, {"name", "Blue"}}};
   std::vector<json> docs = {{{"_key", "o1"}, {"uid", "u1"}}};
-  const auto specs = parsed(json::array(
-      {spec_json("users", "uid", "_key", "user"), spec_json("teams", "user.team", "_key", "team")}));
+  const auto specs = parsed(json::array({spec_json("users", "uid", "_key", "user"),
+                                         spec_json("teams", "user.team", "_key", "team")}));
   ASSERT_TRUE(apply_lookups(docs, specs, store.fetch()).is_ok());
   EXPECT_EQ(joined_keys(docs[0], "team"), Keys{"t9"});
   ASSERT_EQ(store.calls.size(), 2u);

@@ -52,7 +52,8 @@ class MailQueueTest : public ::testing::Test {
     EXPECT_TRUE(stores_.open_all({"p1"}).is_ok());
   }
   std::unique_ptr<MailQueue> make_queue(MailQueueSettings settings = {}) {
-    return std::make_unique<MailQueue>(transport_, stores_, settings, [this] { return now_.load(); });
+    return std::make_unique<MailQueue>(transport_, stores_, settings,
+                                       [this] { return now_.load(); });
   }
   // The queue's documents in the store, or nullopt when the store cannot be read.
   std::optional<std::vector<json>> queued_documents() {
@@ -137,7 +138,7 @@ TEST_F(MailQueueTest, AFailureIsRetriedAfterADoublingWaitAndThenSent) {
   // The transport counts a failure before the queue writes the next due time from the clock:
   // the clock moves only once that is written.
   ASSERT_TRUE(eventually([&] { return transport_.failed == 1 && recorded_attempts() == 1; }));
-  now_ += 4'000;  // the first wait is 5 s
+  now_ += 4'000;                        // the first wait is 5 s
   std::this_thread::sleep_for(1500ms);  // a worker looks at least once a second
   EXPECT_EQ(transport_.failed, 1);
   now_ += 1'000;

@@ -19,12 +19,11 @@
 #include <thread>
 #include <vector>
 
+#include "child_server.hpp"
 #include "opbase/query.hpp"
 #include "opbase/store.hpp"
-#include "child_server.hpp"
 #include "store/mongo/record.hpp"
 #include "temp_dir.hpp"
-
 
 namespace {
 
@@ -33,7 +32,6 @@ using nlohmann::json;
 using ojson = nlohmann::ordered_json;
 using namespace opbase;
 using namespace opbase::host;
-
 
 query::FieldPath path(const char* text) {
   return *query::parse_path(text, store::wire_parse_options());

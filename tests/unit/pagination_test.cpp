@@ -40,9 +40,9 @@ TEST(Pagination, HasExactlyTheFieldsOfSpec28) {
   const json meta = pagination(10, 0, 3, 3);
   ASSERT_TRUE(meta.is_object());
   EXPECT_EQ(meta.size(), 11u);
-  for (const char* field : {"page", "per_page", "total_pages", "size", "count", "has_next",
-                            "next_page", "has_prev", "prev_page", "page_showing_start",
-                            "page_showing_end"}) {
+  for (const char* field :
+       {"page", "per_page", "total_pages", "size", "count", "has_next", "next_page", "has_prev",
+        "prev_page", "page_showing_start", "page_showing_end"}) {
     EXPECT_TRUE(meta.contains(field)) << field;
   }
 }

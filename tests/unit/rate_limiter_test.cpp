@@ -46,7 +46,7 @@ TEST_F(RateLimiterTest, AllowsABurstOfTheLimitThenRefusesWithRetryAfter) {
   const Status over = take();
   ASSERT_EQ(over.code(), code::kRateLimitExceeded);
   EXPECT_EQ(over.message(), "too many attempts; try again later");
-  EXPECT_EQ(over.details().at("retry_after"), 20);  // the next token, not the window's end
+  EXPECT_EQ(over.details().at("retry_after"), 20);     // the next token, not the window's end
   EXPECT_EQ(take().code(), code::kRateLimitExceeded);  // and stays refused
 }
 

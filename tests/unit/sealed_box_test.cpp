@@ -40,9 +40,7 @@ TEST(SealedBox, AnAlteredOrMalformedBoxOpensNothing) {
   EXPECT_EQ(open_sealed(kSecret, ""), std::nullopt);
 }
 
-TEST(SealedBox, AnEmptyTextSealsToo) {
-  EXPECT_EQ(open_sealed(kSecret, seal(kSecret, "")), "");
-}
+TEST(SealedBox, AnEmptyTextSealsToo) { EXPECT_EQ(open_sealed(kSecret, seal(kSecret, "")), ""); }
 
 }  // namespace
 }  // namespace opbase::auth

@@ -59,7 +59,7 @@ class SigninGuardTest : public ::testing::Test {
 
 TEST_F(SigninGuardTest, OneAddressGuessingIsHeldBackAndTheOwnerElsewhereIsNot) {
   EXPECT_EQ(wrong_attempts(kVictim, kAttacker, 1000), 10);
-  EXPECT_TRUE(admit(kVictim, kHome).is_ok());            // a new address of the owner
+  EXPECT_TRUE(admit(kVictim, kHome).is_ok());                  // a new address of the owner
   EXPECT_TRUE(admit("other@example.com", kAttacker).is_ok());  // other accounts from there
 }
 

@@ -1170,7 +1170,8 @@ TEST_P(StoreConformance, IndexedEqualityFollowsStatesAndDateOrder) {
   Status inserted = indexed->insert(kNs, {"dated", {documents.begin(), documents.end()}});
   ASSERT_TRUE(inserted) << inserted.to_string();
   auto check = [&](std::string_view when) {
-    for (std::string_view match : {R"({"v": "a"})", R"({"v": "b"})", R"({"v": 1})", R"({"v": true})"}) {
+    for (std::string_view match :
+         {R"({"v": "a"})", R"({"v": "b"})", R"({"v": 1})", R"({"v": true})"}) {
       for (const Scope& scope : {Scope::user("x"), Scope::user("y")}) {
         for (State state : {State::kActive, State::kDeleted, State::kArchived}) {
           for (std::string_view sort : {"", "_created_at asc", "_created_at desc"}) {
@@ -1195,13 +1196,12 @@ TEST_P(StoreConformance, IndexedEqualityFollowsStatesAndDateOrder) {
     }
   };
   check("inserted");
-  auto deleted = indexed->change_state(
-      kNs, {"dated", Scope::user("x"), M(R"({"_key:$in": ["d2", "d6"]})"), State::kActive,
-            State::kDeleted, "r1", 10});
+  auto deleted =
+      indexed->change_state(kNs, {"dated", Scope::user("x"), M(R"({"_key:$in": ["d2", "d6"]})"),
+                                  State::kActive, State::kDeleted, "r1", 10});
   ASSERT_TRUE(deleted) << deleted.status().to_string();
-  auto archived = indexed->change_state(
-      kNs, {"dated", Scope::user("x"), M(R"({"_key": "d3"})"), State::kActive, State::kArchived,
-            "r2", 11});
+  auto archived = indexed->change_state(kNs, {"dated", Scope::user("x"), M(R"({"_key": "d3"})"),
+                                              State::kActive, State::kArchived, "r2", 11});
   ASSERT_TRUE(archived) << archived.status().to_string();
   for (Stored& s : stored) {
     const std::string key = s.doc["_key"];

@@ -110,16 +110,16 @@ TEST(UpdateFields, IncNegative) {
 
 TEST(UpdateFields, IncOnADotPathAppliesAndMissingCountsAsZero) {
   json doc = {{"_key", "k"}, {"stats", {{"views", 41}}}};
-  ASSERT_TRUE(store::apply_change(doc, change_of({{"@stats.views", "@inc(1)"},
-                                                  {"@stats.likes", "@inc(-2)"}}))
+  ASSERT_TRUE(store::apply_change(
+                  doc, change_of({{"@stats.views", "@inc(1)"}, {"@stats.likes", "@inc(-2)"}}))
                   .is_ok());
   EXPECT_EQ(doc.at("stats"), json({{"views", 42}, {"likes", -2}}));
 }
 
 TEST(UpdateFields, IncWithoutExactlyOneNumberIsRefused) {
-  for (const char* bad : {"@inc()", "@inc(x)", "@inc(1,2)", "@inc(\"1\")", "@inc(true)",
-                          "@inc(null)", "@inc([1])", "@inc(1 2)", "@inc(--1)", "@inc(0x10)",
-                          "@inc(NaN)", "@inc(1", "@inc1)", "@inc(1))"}) {
+  for (const char* bad :
+       {"@inc()", "@inc(x)", "@inc(1,2)", "@inc(\"1\")", "@inc(true)", "@inc(null)", "@inc([1])",
+        "@inc(1 2)", "@inc(--1)", "@inc(0x10)", "@inc(NaN)", "@inc(1", "@inc1)", "@inc(1))"}) {
     expect_refused({{"@n", bad}}, "@n");
   }
 }
@@ -139,15 +139,15 @@ TEST(UpdateFields, UnsetRemovesThePath) {
 }
 
 TEST(UpdateFields, UnknownAtFormsAreRefused) {
-  for (const char* bad : {"@now", "@now( )", "@NOW()", "@unset", "@unset(1)", "@today()",
-                          "now()", "", "@", "@inc", " @now()", "@now() "}) {
+  for (const char* bad : {"@now", "@now( )", "@NOW()", "@unset", "@unset(1)", "@today()", "now()",
+                          "", "@", "@inc", " @now()", "@now() "}) {
     expect_refused({{"@f", bad}}, "@f");
   }
 }
 
 TEST(UpdateFields, AtFieldWithANonStringValueIsRefused) {
-  for (const json& bad : {json(1), json(nullptr), json(true), json::array({"@now()"}),
-                          json({{"x", "@now()"}})}) {
+  for (const json& bad :
+       {json(1), json(nullptr), json(true), json::array({"@now()"}), json({{"x", "@now()"}})}) {
     expect_refused({{"@f", bad}}, "@f");
   }
 }
@@ -190,8 +190,8 @@ TEST(UpdateFields, EmptyNamesAndSegmentsAreRefused) {
 TEST(UpdateFields, EmptyUpdateIsRefused) { expect_refused(json::object(), "data"); }
 
 TEST(UpdateFields, NonObjectUpdateIsRefused) {
-  for (const json& bad : {json(nullptr), json::array(), json::array({{{"a", 1}}}), json("a"),
-                          json(1)}) {
+  for (const json& bad :
+       {json(nullptr), json::array(), json::array({{{"a", 1}}}), json("a"), json(1)}) {
     expect_refused(bad, "data");
   }
 }
@@ -218,12 +218,9 @@ TEST(UpdateFields, PathsSharingOnlyAPrefixDoNotOverlap) {
 }
 
 TEST(UpdateFields, MixedFunctionsGoToTheirParts) {
-  const store::Change change = change_of({{"name", "Lamp"},
-                                          {"@seen", "@now()"},
-                                          {"@count", "@inc(2)"},
-                                          {"@gone", "@unset()"}});
-  EXPECT_EQ(change.set,
-            json({{"name", "Lamp"}, {"seen", kNowText}, {"_modified_at", kNowText}}));
+  const store::Change change = change_of(
+      {{"name", "Lamp"}, {"@seen", "@now()"}, {"@count", "@inc(2)"}, {"@gone", "@unset()"}});
+  EXPECT_EQ(change.set, json({{"name", "Lamp"}, {"seen", kNowText}, {"_modified_at", kNowText}}));
   EXPECT_EQ(change.inc, json({{"count", 2}}));
   EXPECT_EQ(change.unset, std::vector<std::string>{"gone"});
 }

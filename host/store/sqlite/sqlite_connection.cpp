@@ -56,8 +56,7 @@ std::string_view Statement::text_at(int column) const {
 Result<std::unique_ptr<Connection>> Connection::open(const std::string& path, bool create,
                                                      bool synchronous_full) {
   sqlite3* db = nullptr;
-  const int flags =
-      SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX;
+  const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
     Status status = Status::internal("sqlite: cannot open " + path + ": " +
                                      (db ? sqlite3_errmsg(db) : "out of memory"));

@@ -81,8 +81,8 @@ Status register_functions(sqlite3* db) {
   const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
   if (sqlite3_create_function_v2(db, "ob_match", 2, flags, nullptr, &ob_match, nullptr, nullptr,
                                  nullptr) != SQLITE_OK ||
-      sqlite3_create_function_v2(db, "ob_extract", 2, flags, nullptr, &ob_extract, nullptr,
-                                 nullptr, nullptr) != SQLITE_OK ||
+      sqlite3_create_function_v2(db, "ob_extract", 2, flags, nullptr, &ob_extract, nullptr, nullptr,
+                                 nullptr) != SQLITE_OK ||
       sqlite3_create_collation_v2(db, "ob_json", SQLITE_UTF8, nullptr, &compare_json_texts,
                                   nullptr) != SQLITE_OK) {
     return Status::internal(std::string("sqlite: registering functions: ") + sqlite3_errmsg(db));

@@ -89,8 +89,8 @@ using Row = SqliteProjectStore::Row;
 // SELECT id, key, doc for a filter, in `order`, with paging (limit -1: all).
 Result<std::vector<Row>> select_rows(Connection& db, const SqlFilter& filter,
                                      const std::string& order, int64_t limit, int64_t offset) {
-  const std::string sql = "SELECT id, key, doc FROM documents WHERE " + filter.where + " " +
-                          order + " LIMIT ? OFFSET ?";
+  const std::string sql = "SELECT id, key, doc FROM documents WHERE " + filter.where + " " + order +
+                          " LIMIT ? OFFSET ?";
   auto stmt = db.prepare(sql);
   if (!stmt) return stmt.status();
   (*stmt)->bind_all(filter.binds);
@@ -98,8 +98,8 @@ Result<std::vector<Row>> select_rows(Connection& db, const SqlFilter& filter,
   (*stmt)->bind(static_cast<int>(filter.binds.size() + 2), offset);
   std::vector<Row> rows;
   while ((*stmt)->step()) {
-    rows.push_back({(*stmt)->int_at(0), std::string((*stmt)->text_at(1)),
-                    std::string((*stmt)->text_at(2))});
+    rows.push_back(
+        {(*stmt)->int_at(0), std::string((*stmt)->text_at(1)), std::string((*stmt)->text_at(2))});
   }
   if (!(*stmt)->status()) return (*stmt)->status();
   return rows;
@@ -108,7 +108,8 @@ Result<std::vector<Row>> select_rows(Connection& db, const SqlFilter& filter,
 // count(*) of documents under a filter, or of any other query given as `sql` with `binds`.
 Result<int64_t> count_rows(Connection& db, const SqlFilter& filter, const std::string& sql = "",
                            const std::vector<Bind>& binds = {}) {
-  auto stmt = db.prepare(sql.empty() ? "SELECT count(*) FROM documents WHERE " + filter.where : sql);
+  auto stmt =
+      db.prepare(sql.empty() ? "SELECT count(*) FROM documents WHERE " + filter.where : sql);
   if (!stmt) return stmt.status();
   (*stmt)->bind_all(sql.empty() ? filter.binds : binds);
   const int64_t count = (*stmt)->step() ? (*stmt)->int_at(0) : 0;
@@ -176,12 +177,13 @@ Result<std::shared_ptr<SqliteProjectStore>> SqliteProjectStore::open(StoreOption
   if (!connection) return connection.status();
   // The first layout of the field index (field_values) lacked state, created and key: drop it and
   // forget the declarations, so the sync below rebuilds the index in the current layout.
-  if (Status s = (*connection)->exec(
-          "CREATE TABLE IF NOT EXISTS declared_indexes(ns TEXT NOT NULL, coll TEXT NOT NULL,"
-          " path TEXT NOT NULL, PRIMARY KEY(ns, coll, path)) WITHOUT ROWID;"
-          "DELETE FROM declared_indexes WHERE EXISTS (SELECT 1 FROM sqlite_master"
-          " WHERE name = 'field_values');"
-          "DROP TABLE IF EXISTS field_values;");
+  if (Status s = (*connection)
+                     ->exec("CREATE TABLE IF NOT EXISTS declared_indexes(ns TEXT NOT NULL, coll "
+                            "TEXT NOT NULL,"
+                            " path TEXT NOT NULL, PRIMARY KEY(ns, coll, path)) WITHOUT ROWID;"
+                            "DELETE FROM declared_indexes WHERE EXISTS (SELECT 1 FROM sqlite_master"
+                            " WHERE name = 'field_values');"
+                            "DROP TABLE IF EXISTS field_values;");
       !s) {
     return s;
   }
@@ -189,11 +191,11 @@ Result<std::shared_ptr<SqliteProjectStore>> SqliteProjectStore::open(StoreOption
   std::shared_ptr<SqliteProjectStore> store(new SqliteProjectStore(std::move(options)));
   if (Status s = store->sync_declared_indexes(**connection); !s) return s;
   store->writer_ = std::make_unique<Writer>(std::move(connection).value());
-  auto checkpoints = Connection::open(store->options_.path, /*create=*/false,
-                                      store->options_.synchronous_full);
+  auto checkpoints =
+      Connection::open(store->options_.path, /*create=*/false, store->options_.synchronous_full);
   if (!checkpoints) return checkpoints.status();
-  store->checkpointer_ =
-      std::make_unique<Checkpointer>(std::move(checkpoints).value(), std::chrono::milliseconds(100));
+  store->checkpointer_ = std::make_unique<Checkpointer>(std::move(checkpoints).value(),
+                                                        std::chrono::milliseconds(100));
   return store;
 }
 
@@ -211,11 +213,10 @@ Status SqliteProjectStore::sync_declared_indexes(Connection& db) {
   while ((*declared)->step()) {
     const std::string ns((*declared)->text_at(0)), coll((*declared)->text_at(1)),
         path((*declared)->text_at(2));
-    const bool wanted = std::any_of(options_.indexes.begin(), options_.indexes.end(),
-                                    [&](const IndexSpec& spec) {
-                                      return spec.ns == ns && spec.collection == coll &&
-                                             spec.path.text == path;
-                                    });
+    const bool wanted =
+        std::any_of(options_.indexes.begin(), options_.indexes.end(), [&](const IndexSpec& spec) {
+          return spec.ns == ns && spec.collection == coll && spec.path.text == path;
+        });
     if (!wanted) stale.push_back({ns, coll, {path, {}}});
   }
   declared->reset();
@@ -225,16 +226,16 @@ Status SqliteProjectStore::sync_declared_indexes(Connection& db) {
         !s) {
       return fail(s);
     }
-    if (Status s = run(db, "DELETE FROM declared_indexes WHERE ns = ? AND coll = ? AND path = ?",
-                       key);
+    if (Status s =
+            run(db, "DELETE FROM declared_indexes WHERE ns = ? AND coll = ? AND path = ?", key);
         !s) {
       return fail(s);
     }
   }
   for (const IndexSpec& spec : options_.indexes) {
     const std::vector<Bind> key = {spec.ns, spec.collection, spec.path.text};
-    auto known = db.prepare(
-        "SELECT 1 FROM declared_indexes WHERE ns = ? AND coll = ? AND path = ?");
+    auto known =
+        db.prepare("SELECT 1 FROM declared_indexes WHERE ns = ? AND coll = ? AND path = ?");
     if (!known) return fail(known.status());
     (*known)->bind_all(key);
     const bool present = (*known)->step();
@@ -330,12 +331,12 @@ Status SqliteProjectStore::insert_index_rows(Connection& db, const IndexSpec& sp
                                              int64_t state, const json& doc) {
   const Bind owner = owner_bind(doc);
   for (const IndexValue& v : index_values(doc, spec.path)) {
-    if (Status s = run(db,
-                       "INSERT OR IGNORE INTO field_index VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       {spec.ns, spec.collection, spec.path.text,
-                        std::holds_alternative<std::string>(owner) ? owner : Bind(kNoOwner), state,
-                        static_cast<int64_t>(v.rank), v.value, created_bind(doc),
-                        doc.at("_key").get<std::string>(), id});
+    if (Status s =
+            run(db, "INSERT OR IGNORE INTO field_index VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                {spec.ns, spec.collection, spec.path.text,
+                 std::holds_alternative<std::string>(owner) ? owner : Bind(kNoOwner), state,
+                 static_cast<int64_t>(v.rank), v.value, created_bind(doc),
+                 doc.at("_key").get<std::string>(), id});
         !s) {
       return s;
     }
@@ -499,7 +500,8 @@ Result<store::UpsertAnswer> SqliteProjectStore::upsert(std::string_view ns,
   const auto indexed = indexed_paths(ns, request.collection);
   Status status = writer_->run([&](Connection& db) -> Status {
     const Target target{ns, request.collection, &request.scope, store::State::kActive};
-    auto rows = select_rows(db, build_filter(target, request.match, indexed), build_order({}), 1, 0);
+    auto rows =
+        select_rows(db, build_filter(target, request.match, indexed), build_order({}), 1, 0);
     if (!rows) return rows.status();
     if (rows->empty()) {
       answer = {request.insert, true};
@@ -560,9 +562,8 @@ Result<store::KeysAnswer> SqliteProjectStore::restore(std::string_view ns,
 Result<int64_t> SqliteProjectStore::purge(std::string_view ns, const store::PurgeRequest& request) {
   int64_t removed = 0;
   Status status = writer_->run([&](Connection& db) -> Status {
-    const std::vector<Bind> binds = {std::string(ns),
-                                     static_cast<int64_t>(state_code(request.state)),
-                                     request.before_ms};
+    const std::vector<Bind> binds = {
+        std::string(ns), static_cast<int64_t>(state_code(request.state)), request.before_ms};
     const std::string selected = "ns = ? AND state = ? AND state <> 0 AND state_ms < ?";
     if (Status s = run(db,
                        "DELETE FROM field_index WHERE doc IN (SELECT id FROM documents WHERE " +
@@ -616,8 +617,10 @@ Result<std::vector<std::string>> documents_by_id(Connection& db, const std::vect
 }
 
 // The page and its total from the field index alone (IndexOnly); documents read by id.
-Result<std::pair<std::vector<std::string>, int64_t>> index_only_page(
-    Connection& db, const IndexOnly& plan, int64_t limit, int64_t offset, bool with_total) {
+Result<std::pair<std::vector<std::string>, int64_t>> index_only_page(Connection& db,
+                                                                     const IndexOnly& plan,
+                                                                     int64_t limit, int64_t offset,
+                                                                     bool with_total) {
   auto stmt = db.prepare("SELECT doc FROM field_index WHERE " + plan.where + " " + plan.order +
                          " LIMIT ? OFFSET ?");
   if (!stmt) return stmt.status();

@@ -258,8 +258,7 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
       selective_binds.insert(selective_binds.end(), predicate_binds.begin(), predicate_binds.end());
       continue;
     }
-    const bool declared =
-        std::find(indexed.begin(), indexed.end(), c.path.text) != indexed.end();
+    const bool declared = std::find(indexed.begin(), indexed.end(), c.path.text) != indexed.end();
     if (!declared || !index_predicate(c, &predicate, &predicate_binds)) {
       if (auto sql = plain_sql(c, &plain_binds)) {
         plain += " AND " + *sql;
@@ -269,8 +268,8 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
       continue;
     }
     selective += " AND id IN (SELECT doc FROM field_index WHERE ns = ? AND coll = ? AND path = ?";
-    selective_binds.insert(selective_binds.end(), {std::string(target.ns),
-                                                   std::string(target.collection), c.path.text});
+    selective_binds.insert(selective_binds.end(),
+                           {std::string(target.ns), std::string(target.collection), c.path.text});
     add_scope(target, "", &selective, &selective_binds);
     if (target.state) {
       selective += " AND state = ?";
@@ -312,15 +311,21 @@ std::optional<IndexOnly> index_only(const Target& target, const query::Match& ma
       std::find(indexed.begin(), indexed.end(), c.path.text) == indexed.end()) {
     return std::nullopt;
   }
-  const bool by_date = sort.empty() || (sort.size() == 1 && sort.front().path.text == "_created_at");
+  const bool by_date =
+      sort.empty() || (sort.size() == 1 && sort.front().path.text == "_created_at");
   auto form = index_form(c.value);
   if (!by_date || !form) return std::nullopt;
   const bool descending = sort.empty() || sort.front().descending;
   IndexOnly out;
-  out.where = "ns = ? AND coll = ? AND path = ? AND owner = ? AND state = ? AND rank = ? AND value = ?";
-  out.binds = {std::string(target.ns), std::string(target.collection), c.path.text,
-               *target.scope->owner, static_cast<int64_t>(state_code(*target.state)),
-               static_cast<int64_t>(form->rank), form->value};
+  out.where =
+      "ns = ? AND coll = ? AND path = ? AND owner = ? AND state = ? AND rank = ? AND value = ?";
+  out.binds = {std::string(target.ns),
+               std::string(target.collection),
+               c.path.text,
+               *target.scope->owner,
+               static_cast<int64_t>(state_code(*target.state)),
+               static_cast<int64_t>(form->rank),
+               form->value};
   out.order = descending ? "ORDER BY created DESC, key DESC" : "ORDER BY created ASC, key ASC";
   return out;
 }

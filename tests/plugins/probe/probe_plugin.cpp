@@ -102,8 +102,9 @@ class ProbePlugin final : public opbase::Plugin {
   void record(const opbase::Event& e) {
     std::lock_guard lock(mutex_);
     if (events_.size() >= kMaxEvents) return;
-    events_.push_back(
-        {{"type", std::string(e.type)}, {"project", std::string(e.project_id)}, {"payload", e.payload}});
+    events_.push_back({{"type", std::string(e.type)},
+                       {"project", std::string(e.project_id)},
+                       {"payload", e.payload}});
   }
 
   std::mutex mutex_;
