@@ -39,7 +39,7 @@ format: deps
 	clang-format -i $(FORMATTED)
 
 format-check: deps
-	clang-format --dry-run --Werror $(FORMATTED)
+	@clang-format --dry-run --Werror $(FORMATTED) && echo "format-check: every C and C++ file is formatted"
 
 test-main: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j$(CTEST_JOBS)

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "plugins/service_call.hpp"
+#include "plugin_host/service_call.hpp"
 
 namespace opbase::host {
 namespace {

@@ -17,8 +17,8 @@
 #include "mail/mailer.hpp"
 #include "metrics/metrics.hpp"
 #include "metrics/plugin_metrics.hpp"
-#include "plugins/plugin_loader.hpp"
-#include "plugins/registry.hpp"
+#include "plugin_host/plugin_loader.hpp"
+#include "plugin_host/registry.hpp"
 #include "projects/projects.hpp"
 #include "store/stores.hpp"
 

@@ -9,7 +9,7 @@
 #include "log/log.hpp"
 #include "opbase/json_text.hpp"
 #include "opbase/str.hpp"
-#include "plugins/response.hpp"
+#include "plugin_host/response.hpp"
 #include "util/secrets.hpp"
 
 namespace opbase::host {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "metrics/metrics.hpp"
-#include "plugins/registry.hpp"
+#include "plugin_host/registry.hpp"
 #include "projects/projects.hpp"
 
 namespace opbase::host {

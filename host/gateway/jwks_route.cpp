@@ -6,7 +6,7 @@
 #include "gateway/envelope.hpp"
 #include "log/log.hpp"
 #include "opbase/json_text.hpp"
-#include "plugins/service_call.hpp"
+#include "plugin_host/service_call.hpp"
 
 namespace opbase::host {
 namespace {

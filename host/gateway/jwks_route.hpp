@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "gateway/dispatcher.hpp"
-#include "plugins/registry.hpp"
+#include "plugin_host/registry.hpp"
 #include "projects/projects.hpp"
 
 namespace opbase::host {

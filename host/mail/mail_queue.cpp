@@ -145,7 +145,7 @@ bool MailQueue::send_due_of(const std::string& project) {
   find.match = match_of({{"due_ms:$lte", now}, {"lease_ms:$lte", now}});
   find.sort = {{*query::parse_path("due_ms"), /*descending=*/false}};
   find.limit = 4;
-  auto due = store->find(kNamespace, find);
+  auto due = store->find_documents(kNamespace, find);
   if (!due) {
     log::warn("mail", "reading the mail queue of project " + project +
                           " failed: " + due.status().message());

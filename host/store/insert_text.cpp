@@ -4,14 +4,14 @@
 #include <array>
 
 #include "opbase/json_text.hpp"
-#include "store/document_store.hpp"
 
 namespace opbase::host {
 namespace {
 
 using nlohmann::json;
 
-// The errors of store::decode_insert, word for word, so both paths answer alike.
+// The errors of the SDK codec's document check (store_codec.cpp), word for word, so a document
+// that upsert refuses is refused here alike.
 Status bad_documents(std::string_view what) {
   return Status::validation("store request: 'documents' " + std::string(what),
                             {{"field", "documents"}});
@@ -33,13 +33,12 @@ constexpr std::array<std::string_view, 3> kWireNames = {"collection", "events", 
 enum DocumentMember : std::size_t { kKey, kOwner, kCreated };
 constexpr std::array<std::string_view, 3> kDocumentNames = {"_key", "_userkey", "_created_at"};
 
-// The collection and events, checked by the one decoder of the tree path: they are small.
+// The collection and events, parsed and checked by the codec: they are small.
 Result<TextInsert> decode_head(const Members<3>& wire) {
   json head = json::object();
   if (wire[kCollection]) head["collection"] = parsed(*wire[kCollection]);
   if (wire[kEvents]) head["events"] = parsed(*wire[kEvents]);
-  head["documents"] = json::array();
-  auto decoded = store::decode_insert(std::move(head));
+  auto decoded = store::decode_insert_head(head);
   if (!decoded) return decoded.status();
   return TextInsert{std::move(decoded->collection), std::move(decoded->events)};
 }
@@ -109,11 +108,6 @@ store::InsertRequest parse_documents(const TextInsert& request) {
   out.documents.reserve(request.documents.size());
   for (const TextDocument& doc : request.documents) out.documents.push_back(json::parse(doc.text));
   return out;
-}
-
-Status ProjectStore::insert_texts(std::string_view ns, const TextInsert& request,
-                                  WriteEvents* events) {
-  return insert(ns, parse_documents(request), events);
 }
 
 }  // namespace opbase::host

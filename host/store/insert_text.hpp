@@ -3,8 +3,8 @@
 // otherwise pay for each three times: a parse into a tree here, a print back into text for the
 // store, and freeing the tree. Each document is checked with json_text instead (the same rules
 // as nlohmann's parser), and only the members the store files it under are read from it; a
-// driver that keeps documents as text stores it as it came (ProjectStore::insert_texts). Texts
-// are not checked for repeated keys (sdk store.hpp InsertTextRequest: the sender's promise).
+// driver that keeps documents as text stores it as it came (ProjectStore::insert). Texts are not
+// checked for repeated keys (sdk store.hpp InsertTextRequest: the sender's promise).
 // Pure; thread-safe.
 #pragma once
 
@@ -31,8 +31,8 @@ struct TextInsert {
   std::vector<TextDocument> documents{};
 };
 
-// Checks `wire` as store::decode_insert checks the parsed request, with the same errors, and
-// answers views into it: `wire` must outlive the answer.
+// Checks `wire`, the text of a store.insert request, and returns views into it: `wire` must
+// outlive the result.
 Result<TextInsert> decode_insert_text(std::string_view wire);
 
 // What every store service answers a request that is not a JSON object.

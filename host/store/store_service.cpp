@@ -52,66 +52,9 @@ Result<json> serve_write(const json& input, const StoreEventSink* sink, Decode&&
   return shape(*answer);
 }
 
-// A find's answer as the text the service sends.
-Result<std::string> find_text(ProjectStore& store, std::string_view ns, const json& input) {
-  auto request = store::decode_find(input);
-  if (!request) return request.status();
-  return store.find_json(ns, *request);
-}
-
-}  // namespace
-
-bool is_store_service(std::string_view name) { return name.starts_with(kStoreServicePrefix); }
-
-Result<std::string> call_store_service_text(ProjectStore& store, std::string_view ns,
-                                            std::string_view service, std::string_view input,
-                                            const StoreEventSink* sink) {
-  const std::string_view verb = service.substr(kStoreServicePrefix.size());
-  if (verb == "insert") {
-    auto request = decode_insert_text(input);
-    if (!request) return request.status();
-    std::optional<WriteEvents> events = events_for(request->events, sink);
-    if (Status s = store.insert_texts(ns, *request, events ? &*events : nullptr); !s) return s;
-    publish_raised(events, sink);
-    return json{{"inserted", request->documents.size()}}.dump();
-  }
-  json parsed = json::parse(input, nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded() || !parsed.is_object()) {
-    return not_a_json_object();
-  }
-  if (verb == "find") return find_text(store, ns, parsed);
-  auto answer = call_store_service(store, ns, service, std::move(parsed), sink);
-  if (!answer) return answer.status();
-  return answer->dump();
-}
-
-Result<std::string> ProjectStore::find_json(std::string_view ns,
-                                            const store::FindRequest& request) {
-  auto answer = find(ns, request);
-  if (!answer) return answer.status();
-  std::vector<std::string> texts;
-  texts.reserve(answer->documents.size());
-  for (const json& doc : answer->documents) texts.push_back(doc.dump());
-  return store::encode_find_answer(texts, answer->total);
-}
-
-Result<json> call_store_service(ProjectStore& store, std::string_view ns, std::string_view service,
-                                json input, const StoreEventSink* sink) {
-  const std::string_view verb = service.substr(kStoreServicePrefix.size());
-  if (verb == "insert") {
-    auto request = store::decode_insert(std::move(input));
-    if (!request) return request.status();
-    std::optional<WriteEvents> events = events_for(request->events, sink);
-    if (Status s = store.insert(ns, *request, events ? &*events : nullptr); !s) return s;
-    publish_raised(events, sink);
-    return json{{"inserted", request->documents.size()}};
-  }
-  if (verb == "find") {
-    // The same text the service sends (one layout of the find answer), parsed.
-    auto text = find_text(store, ns, input);
-    if (!text) return text.status();
-    return json::parse(*text);
-  }
+// A request of every verb but insert and find, which take their own paths.
+Result<json> run_request(ProjectStore& store, std::string_view ns, std::string_view verb,
+                         const json& input, const StoreEventSink* sink) {
   if (verb == "count") {
     return serve(
         input, store::decode_count, [&](const auto& r) { return store.count(ns, r); },
@@ -163,7 +106,35 @@ Result<json> call_store_service(ProjectStore& store, std::string_view ns, std::s
     if (!exists) return exists.status();
     return json{{"exists", *exists}};
   }
-  return Status::internal("the host has no service '" + std::string(service) + "'");
+  return Status::internal("the host has no service 'store." + std::string(verb) + "'");
+}
+
+}  // namespace
+
+bool is_store_service(std::string_view name) { return name.starts_with(kStoreServicePrefix); }
+
+Result<std::string> call_store_service(ProjectStore& store, std::string_view ns,
+                                       std::string_view service, std::string_view input,
+                                       const StoreEventSink* sink) {
+  const std::string_view verb = service.substr(kStoreServicePrefix.size());
+  if (verb == "insert") {
+    auto request = decode_insert_text(input);
+    if (!request) return request.status();
+    std::optional<WriteEvents> events = events_for(request->events, sink);
+    if (Status s = store.insert(ns, *request, events ? &*events : nullptr); !s) return s;
+    publish_raised(events, sink);
+    return json{{"inserted", request->documents.size()}}.dump();
+  }
+  const json parsed = json::parse(input, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded() || !parsed.is_object()) return not_a_json_object();
+  if (verb == "find") {
+    auto request = store::decode_find(parsed);
+    if (!request) return request.status();
+    return store.find(ns, *request);
+  }
+  auto answer = run_request(store, ns, verb, parsed, sink);
+  if (!answer) return answer.status();
+  return answer->dump();
 }
 
 }  // namespace opbase::host

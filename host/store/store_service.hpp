@@ -11,7 +11,7 @@
 #include "events/durable_subscriptions.hpp"
 #include "events/event_bus.hpp"
 #include "opbase/status.hpp"
-#include "store/document_store.hpp"
+#include "store/project_store.hpp"
 
 namespace opbase::host {
 
@@ -28,18 +28,14 @@ struct StoreEventSink {
   int64_t now_ms = 0;
 };
 
-// Decodes `input` (store.hpp's JSON), runs it on `store` and answers the JSON the SDK client
-// (document_store.hpp) reads. An unknown store service is INTERNAL_ERROR naming it. `input` is
-// taken by value: a caller done with it moves it in, and inserted documents are not copied.
-// Without a sink, the events a write asks for are not raised (tests of the store alone).
-Result<nlohmann::json> call_store_service(ProjectStore& store, std::string_view ns,
-                                          std::string_view service, nlohmann::json input,
-                                          const StoreEventSink* events = nullptr);
-// The same from and to JSON text, as the host's service calls carry them. The documents of
-// store.insert are checked but not parsed (insert_text.hpp), and find's are copied from the
-// store's text: on a driver that keeps documents as text, neither is parsed here.
-Result<std::string> call_store_service_text(ProjectStore& store, std::string_view ns,
-                                            std::string_view service, std::string_view input,
-                                            const StoreEventSink* events = nullptr);
+// Runs one store service on `store` in the namespace `ns`: `input` is the request's JSON text
+// (the SDK's store.hpp; docs/plugin-guide.md#store-services) and the result is the text the SDK
+// client (document_store.hpp) reads. store.insert's documents are checked but not parsed
+// (insert_text.hpp), and store.find's result is the driver's text: on a driver that keeps
+// documents as text, neither is parsed here. An unknown store service is INTERNAL_ERROR naming
+// it. Without a sink, the events a write asks for are not raised (tests of the store alone).
+Result<std::string> call_store_service(ProjectStore& store, std::string_view ns,
+                                       std::string_view service, std::string_view input,
+                                       const StoreEventSink* events = nullptr);
 
 }  // namespace opbase::host

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "config/config.hpp"
-#include "store/document_store.hpp"
+#include "store/project_store.hpp"
 
 namespace opbase::host {
 

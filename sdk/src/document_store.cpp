@@ -40,7 +40,7 @@ Result<store::KeysAnswer> keys_of(const json& answer, std::string_view service) 
 }  // namespace
 
 Status DocumentStore::insert(std::string_view project, const store::InsertRequest& request) const {
-  return host_.call_service_text("store.insert", project, store::encode_text(request)).status();
+  return insert_texts(project, store::printed(request));
 }
 
 Status DocumentStore::insert_texts(std::string_view project,
@@ -57,14 +57,9 @@ Result<store::FindTextAnswer> DocumentStore::find_text(std::string_view project,
 
 Result<store::FindAnswer> DocumentStore::find(std::string_view project,
                                               const store::FindRequest& request) const {
-  auto answer = find_text(project, request);
+  auto answer = host_.call_service_text("store.find", project, store::encode(request).dump());
   if (!answer) return answer.status();
-  json documents = json::parse(answer->documents, nullptr, /*allow_exceptions=*/false);
-  if (!documents.is_array()) return bad_answer("store.find");
-  store::FindAnswer out{{}, answer->total};
-  out.documents.reserve(documents.size());
-  for (json& doc : documents) out.documents.push_back(std::move(doc));
-  return out;
+  return store::decode_find_documents(*answer);
 }
 
 Result<int64_t> DocumentStore::count(std::string_view project,

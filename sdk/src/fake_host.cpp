@@ -51,7 +51,7 @@ struct FakeHost::State {
   std::map<std::string, std::string, std::less<>> config;
   std::map<std::string, Op, std::less<>> ops;
   std::map<std::string, Service, std::less<>> services;
-  std::map<std::string, ServiceHandler, std::less<>> provided;
+  std::map<std::string, TextServiceHandler, std::less<>> provided;
   std::vector<Subscription> subscriptions;
   std::atomic<int64_t> now_ms{1'700'000'000'000};
   mutable std::mutex mu;  // guards published and log
@@ -161,16 +161,14 @@ opbase_rc fake_call_service(opbase_plugin* p, opbase_str name, opbase_str projec
     on_result(ctx, OPBASE_RC_NOT_FOUND, {}, str("INTERNAL_ERROR"), str(message), {});
     return OPBASE_RC_NOT_FOUND;
   }
-  const auto parsed = nlohmann::json::parse(view(input));
-  Result<nlohmann::json> answer = it->second(view(project), parsed);
+  Result<std::string> answer = it->second(view(project), view(input));
   if (!answer) {
     const Status st = answer.status();
     const std::string details = st.details().is_null() ? "" : st.details().dump();
     on_result(ctx, OPBASE_RC_ERROR, {}, str(st.code()), str(st.message()), str(details));
     return OPBASE_RC_ERROR;
   }
-  const std::string data = answer->dump();
-  on_result(ctx, OPBASE_RC_OK, str(data), {}, {}, {});
+  on_result(ctx, OPBASE_RC_OK, str(*answer), {}, {}, {});
   return OPBASE_RC_OK;
 }
 
@@ -302,6 +300,19 @@ void FakeHost::set_config(std::string key, std::string value) {
 void FakeHost::set_now_ms(int64_t now_ms) { state_->now_ms = now_ms; }
 void FakeHost::advance_ms(int64_t delta_ms) { state_->now_ms += delta_ms; }
 void FakeHost::provide_service(std::string name, ServiceHandler fn) {
+  provide_text_service(std::move(name),
+                       [fn = std::move(fn)](std::string_view project,
+                                            std::string_view input) -> Result<std::string> {
+                         const auto parsed =
+                             nlohmann::json::parse(input, nullptr, /*allow_exceptions=*/false);
+                         if (parsed.is_discarded())
+                           return Status::validation("the service input is not JSON");
+                         Result<nlohmann::json> answer = fn(project, parsed);
+                         if (!answer) return answer.status();
+                         return answer->dump();
+                       });
+}
+void FakeHost::provide_text_service(std::string name, TextServiceHandler fn) {
   state_->provided[std::move(name)] = std::move(fn);
 }
 

@@ -82,4 +82,15 @@ Result<FindTextAnswer> decode_find_answer(std::string_view text) {
   return read_any(text);
 }
 
+Result<FindAnswer> decode_find_documents(std::string_view text) {
+  auto answer = decode_find_answer(text);
+  if (!answer) return answer.status();
+  json documents = json::parse(answer->documents, nullptr, /*allow_exceptions=*/false);
+  if (!documents.is_array()) return Status::internal("the store's find answer holds no array");
+  FindAnswer out{{}, answer->total};
+  out.documents.reserve(documents.size());
+  for (json& doc : documents) out.documents.push_back(std::move(doc));
+  return out;
+}
+
 }  // namespace opbase::store

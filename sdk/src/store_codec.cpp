@@ -274,39 +274,23 @@ std::string sort_to_text(const std::vector<query::SortKey>& sort) {
   return out;
 }
 
-json encode(const InsertRequest& r) {
-  json out = {{"collection", r.collection}, {"documents", r.documents}};
-  put_events(out, r.events);
-  return out;
-}
-
-namespace {
-
-// The wire of an insert, each document printed by `print(document, out)`.
-template <typename Documents, typename Print>
-std::string insert_wire(const std::string& collection, const Events& events,
-                        const Documents& documents, Print&& print) {
-  std::string out = "{\"collection\":" + json(collection).dump();
-  if (!events.empty()) out += ",\"events\":" + events_json(events).dump();
+std::string encode_text(const InsertTextRequest& r) {
+  std::string out = "{\"collection\":" + json(r.collection).dump();
+  if (!r.events.empty()) out += ",\"events\":" + events_json(r.events).dump();
   out += ",\"documents\":[";
-  for (std::size_t i = 0; i < documents.size(); ++i) {
+  for (std::size_t i = 0; i < r.documents.size(); ++i) {
     if (i) out.push_back(',');
-    print(documents[i], out);
+    out += r.documents[i];
   }
   out += "]}";
   return out;
 }
 
-}  // namespace
-
-std::string encode_text(const InsertRequest& r) {
-  return insert_wire(r.collection, r.events, r.documents,
-                     [](const json& doc, std::string& out) { out += doc.dump(); });
-}
-
-std::string encode_text(const InsertTextRequest& r) {
-  return insert_wire(r.collection, r.events, r.documents,
-                     [](const std::string& doc, std::string& out) { out += doc; });
+InsertTextRequest printed(const InsertRequest& r) {
+  InsertTextRequest out{r.collection, {}, r.events};
+  out.documents.reserve(r.documents.size());
+  for (const json& doc : r.documents) out.documents.push_back(doc.dump());
+  return out;
 }
 
 // Key by key, as find is on every read's path (initializer lists build temporaries).
@@ -375,31 +359,35 @@ json encode(const PurgeRequest& r) {
   return {{"state", state_name(r.state)}, {"before_ms", r.before_ms}};
 }
 
-Result<InsertRequest> decode_insert(json wire) {
-  return guarded([&]() -> Result<InsertRequest> {
-    InsertRequest r;
+namespace {
+
+// The rules of a document to insert, with the errors store.insert gives (insert_text.cpp in the
+// host checks the same rules on the text).
+Status check_new_document(const json& doc) {
+  const auto key = doc.is_object() ? doc.find("_key") : doc.end();
+  if (!doc.is_object() || key == doc.end() || !key->is_string() ||
+      key->get_ref<const std::string&>().empty()) {
+    return bad_field("documents", "must hold objects with a non-empty string _key");
+  }
+  const auto owner = doc.find("_userkey");
+  if (owner != doc.end() && !owner->is_string() && !owner->is_null()) {
+    return bad_field("documents", "_userkey must be a string or null");
+  }
+  const auto created = doc.find("_created_at");
+  if (created != doc.end() && !created->is_string() && !created->is_number() &&
+      !created->is_null()) {
+    return bad_field("documents", "_created_at must be a string, a number or null");
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Result<InsertHead> decode_insert_head(const json& wire) {
+  return guarded([&]() -> Result<InsertHead> {
+    InsertHead r;
     if (Status s = decode_head(wire, &r.collection); !s) return s;
     if (Status s = decode_events(wire, &r.events); !s) return s;
-    const auto it = wire.find("documents");
-    if (it == wire.end() || !it->is_array()) return bad_field("documents", "must be an array");
-    r.documents.reserve(it->size());
-    for (json& doc : *it) {
-      const auto key = doc.is_object() ? doc.find("_key") : doc.end();
-      if (!doc.is_object() || key == doc.end() || !key->is_string() ||
-          key->get_ref<const std::string&>().empty()) {
-        return bad_field("documents", "must hold objects with a non-empty string _key");
-      }
-      const auto owner = doc.find("_userkey");
-      if (owner != doc.end() && !owner->is_string() && !owner->is_null()) {
-        return bad_field("documents", "_userkey must be a string or null");
-      }
-      const auto created = doc.find("_created_at");
-      if (created != doc.end() && !created->is_string() && !created->is_number() &&
-          !created->is_null()) {
-        return bad_field("documents", "_created_at must be a string, a number or null");
-      }
-      r.documents.push_back(std::move(doc));  // the wire is ours: moved, not copied
-    }
     return r;
   });
 }
@@ -472,8 +460,7 @@ Result<UpsertRequest> decode_upsert(const json& wire) {
     r.change = std::move(*change);
     const auto insert = wire.find("insert");
     if (insert == wire.end()) return bad_field("insert", "is required");
-    auto checked = decode_insert({{"collection", r.collection}, {"documents", {*insert}}});
-    if (!checked) return checked.status();
+    if (Status s = check_new_document(*insert); !s) return s;
     r.insert = *insert;
     return r;
   });

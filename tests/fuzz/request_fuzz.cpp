@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "gateway/dispatcher.hpp"
-#include "plugins/response.hpp"
+#include "plugin_host/response.hpp"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "config/config.hpp"
-#include "plugins/response.hpp"
+#include "plugin_host/response.hpp"
 #include "util/secrets.hpp"
 
 namespace opbase::host {

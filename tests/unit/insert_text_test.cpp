@@ -1,5 +1,6 @@
 // The text path of store.insert (host/store/insert_text.hpp): a request read without parsing its
-// documents must be refused exactly when the parsed request is (same code, message, details), and
+// documents must be refused exactly when the rules written on the parsed request refuse it
+// (reference_store/insert_reference.hpp: same code, message, details), and
 // when accepted must carry the same collection, events and documents, each document's text a view
 // of the request that parses to the same value, with its key, owner and creation time read right.
 #include "store/insert_text.hpp"
@@ -9,18 +10,16 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "reference_store/insert_reference.hpp"
+
 namespace opbase::host {
 namespace {
 
 using nlohmann::json;
 
-// The parsed path's answer for `wire`, as the store service gave it before the text path.
+// The parsed path's answer for `wire`: the rules written on the parsed request.
 Result<store::InsertRequest> tree_path(const std::string& wire) {
-  json parsed = json::parse(wire, nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded() || !parsed.is_object()) {
-    return Status::validation("store request is not a JSON object");
-  }
-  return store::decode_insert(std::move(parsed));
+  return test::decode_insert_reference(wire);
 }
 
 void expect_same_answer(const std::string& wire) {

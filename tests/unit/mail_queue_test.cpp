@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "metrics/metrics.hpp"
-#include "store/memory/memory_driver.hpp"
+#include "reference_store/memory_driver.hpp"
 
 namespace opbase::host {
 namespace {
@@ -61,7 +61,7 @@ class MailQueueTest : public ::testing::Test {
     find.collection = "mail_queue";
     find.scope = store::Scope::everyone();
     find.limit = -1;
-    auto found = stores_.of("p1")->find("host.mail", find);
+    auto found = stores_.of("p1")->find_documents("host.mail", find);
     if (!found.is_ok()) return std::nullopt;
     return std::move(found->documents);
   }

@@ -337,7 +337,7 @@ TEST_F(MongoWire, FindSendsFilterSortAndPaging) {
                              5,
                              2,
                              true};
-  auto answer = store_->find("collection", request);
+  auto answer = store_->find_documents("collection", request);
   ASSERT_TRUE(answer.is_ok()) << answer.status().to_string();
   ASSERT_EQ(answer->documents.size(), 2u);
   EXPECT_EQ(answer->documents[0].dump(), first.dump());
@@ -364,7 +364,7 @@ TEST_F(MongoWire, FindDefaultsAndLimitZero) {
   if (!store_) return;
   store::FindRequest request{
       "items", store::Scope::everyone(), store::State::kArchived, {}, {}, 0, -1, false};
-  ASSERT_TRUE(store_->find("collection", request).is_ok());
+  ASSERT_TRUE(store_->find_documents("collection", request).is_ok());
   ojson find = the("find");
   EXPECT_EQ(
       find["filter"].dump(),
@@ -375,7 +375,7 @@ TEST_F(MongoWire, FindDefaultsAndLimitZero) {
   // limit 0 is "nothing" (MongoDB reads it as "no limit"): only the total is asked for.
   request.limit = 0;
   request.with_total = true;
-  auto answer = store_->find("collection", request);
+  auto answer = store_->find_documents("collection", request);
   ASSERT_TRUE(answer.is_ok()) << answer.status().to_string();
   EXPECT_TRUE(answer->documents.empty());
   EXPECT_EQ(answer->total, 3);
@@ -603,7 +603,7 @@ TEST_F(MongoWire, ServerErrorsAreInternalErrors) {
   start({{"find", {{{"ok", 0}, {"errmsg", "boom"}, {"code", 2}}}},
          {"aggregate", {{{"ok", 0}, {"errmsg", "count failed"}, {"code", 2}}}}});
   if (!store_) return;
-  auto found = store_->find(
+  auto found = store_->find_documents(
       "collection",
       {"items", store::Scope::user("u1"), store::State::kActive, {}, {}, 0, 100, false});
   EXPECT_EQ(found.status().code(), "INTERNAL_ERROR");
@@ -637,7 +637,7 @@ TEST(MongoServer, RoundTrip) {
   ASSERT_TRUE(store->insert("collection", {"items", {kLamp}}).is_ok());
   EXPECT_EQ(store->insert("collection", {"items", {{{"_key", "z"}}, kLamp}}).code(),
             store::kDuplicateKey);
-  auto found = store->find(
+  auto found = store->find_documents(
       "collection",
       {"items", store::Scope::user("u1"), store::State::kActive, {}, {}, 0, 100, false});
   ASSERT_TRUE(found.is_ok()) << found.status().to_string();

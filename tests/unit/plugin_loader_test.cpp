@@ -9,7 +9,7 @@
 //
 // The last section calls the function table's call_service the way a plugin does, and checks
 // where each name goes: mail.send to the host's Mailer, other names to the plugin providing them.
-#include "plugins/plugin_loader.hpp"
+#include "plugin_host/plugin_loader.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -30,9 +30,9 @@
 #include "config/config.hpp"
 #include "events/event_bus.hpp"
 #include "mail/mailer.hpp"
-#include "plugins/host_context.hpp"
-#include "plugins/registry.hpp"
-#include "plugins/response.hpp"
+#include "plugin_host/host_context.hpp"
+#include "plugin_host/registry.hpp"
+#include "plugin_host/response.hpp"
 
 namespace opbase::host {
 namespace {

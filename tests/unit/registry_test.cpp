@@ -2,7 +2,7 @@
 // letters, digits and '_', bounded lengths), the area rule (own area plus the alias area the
 // host grants), the automatic aliases the API defines (db.* for collection.*, baseai.* for ai.*),
 // duplicates refused naming the owner, and remove_plugin (the loader's rollback).
-#include "plugins/registry.hpp"
+#include "plugin_host/registry.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,6 @@
-// StoreBackedHost: the SDK's FakeHost with its `store.*` services run on the host's memory driver
-// (the reference DocumentStore), for unit tests of plugin components that keep state in the
+// StoreBackedHost: the SDK's FakeHost with its `store.*` services run on the memory driver (the
+// reference document store) through the daemon's own store service path, JSON text in and out,
+// for unit tests of plugin components that keep state in the
 // store. The components get the Host handle of a minimal plugin loaded under the name
 // `plugin_name`, which is also the store namespace, as in the daemon; the clock is the fake
 // host's, so tests move time with advance_ms().
@@ -19,7 +20,7 @@
 
 #include "opbase/sdk.hpp"
 #include "opbase/testing/fake_host.hpp"
-#include "store/memory/memory_driver.hpp"
+#include "reference_store/memory_driver.hpp"
 #include "store/store_service.hpp"
 
 // Defined by the OPBASE_PLUGIN at the end of this file; the constructor below loads it.
@@ -44,22 +45,20 @@ class StoreBackedHost {
     for (const char* name :
          {"store.insert", "store.find", "store.count", "store.update", "store.upsert",
           "store.change_state", "store.restore", "store.purge", "store.collection_exists"}) {
-      fake_.provide_service(name,
-                            [this, name](std::string_view project,
-                                         const nlohmann::json& in) -> Result<nlohmann::json> {
-                              auto store = driver_.open(project);
-                              if (!store) return store.status();
-                              // Events of writes reach the fake host's published list, and
-                              // the plugin's durable patterns journal into its namespace.
-                              const host::StoreEventSink sink{
-                                  std::string(project), &durable_,
-                                  [this](const host::BusEvent& e) {
-                                    (void)host().publish(e.type, e.project_id,
-                                                         nlohmann::json::parse(e.payload));
-                                  },
-                                  now_ms()};
-                              return host::call_store_service(**store, ns_, name, in, &sink);
-                            });
+      fake_.provide_text_service(
+          name, [this, name](std::string_view project, std::string_view in) -> Result<std::string> {
+            auto store = driver_.open(project);
+            if (!store) return store.status();
+            // Events of writes reach the fake host's published list, and the plugin's durable
+            // patterns journal into its namespace.
+            const host::StoreEventSink sink{
+                std::string(project), &durable_,
+                [this](const host::BusEvent& e) {
+                  (void)host().publish(e.type, e.project_id, nlohmann::json::parse(e.payload));
+                },
+                now_ms()};
+            return host::call_store_service(**store, ns_, name, in, &sink);
+          });
     }
     const Status loaded = fake_.load(opbase_plugin_entry());
     EXPECT_TRUE(loaded.is_ok()) << loaded.to_string();

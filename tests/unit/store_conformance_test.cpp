@@ -1,4 +1,4 @@
-// The DocumentStore conformance suite (host/store/document_store.hpp): one set of tests every
+// The DocumentStore conformance suite (host/store/project_store.hpp): one set of tests every
 // driver must pass, run once per driver. "memory" is the reference; "sqlite" always runs;
 // "mongodb" runs only when
 // OPBASE_TEST_MONGODB_URI names a server. Expected answers are written out by hand, or computed
@@ -24,9 +24,9 @@
 
 #include "opbase/query.hpp"
 #include "opbase/store.hpp"
-#include "store/document_store.hpp"
-#include "store/memory/memory_driver.hpp"
+#include "reference_store/memory_driver.hpp"
 #include "store/mongo/mongo_driver.hpp"
+#include "store/project_store.hpp"
 #include "store/sqlite/sqlite_driver.hpp"
 
 namespace {
@@ -222,7 +222,7 @@ class StoreConformance : public ::testing::TestWithParam<std::string> {
 
   std::vector<json> find(const store::FindRequest& request, std::string_view ns = kNs,
                          ProjectStore* on = nullptr) {
-    auto found = (on ? on : store_.get())->find(ns, request);
+    auto found = (on ? on : store_.get())->find_documents(ns, request);
     EXPECT_TRUE(found) << found.status().to_string() << " for " << describe(request);
     return found ? found->documents : std::vector<json>{};
   }
@@ -608,7 +608,7 @@ TEST_P(StoreConformance, OffsetLimitAndTotal) {
     request.offset = offset;
     request.limit = limit;
     request.with_total = with_total;
-    auto found = store_->find(kNs, request);
+    auto found = store_->find_documents(kNs, request);
     EXPECT_TRUE(found) << found.status().to_string();
     return found ? *found : store::FindAnswer{{}, -2};
   };
@@ -875,7 +875,7 @@ std::vector<json> journal_of(ProjectStore& store, const std::string& plugin) {
       std::string(store::kEventsCollection), Scope::everyone(), State::kActive, {}, {}};
   request.sort = *query::parse_sort("_created_at asc, type asc", store::wire_parse_options());
   request.limit = -1;
-  auto found = store.find(plugin, request);
+  auto found = store.find_documents(plugin, request);
   EXPECT_TRUE(found) << found.status().to_string();
   return found ? found->documents : std::vector<json>{};
 }
@@ -958,7 +958,7 @@ Status insert_text(ProjectStore& store, const std::string& wire,
                    opbase::host::WriteEvents* events = nullptr) {
   auto request = opbase::host::decode_insert_text(wire);
   if (!request) return request.status();
-  return store.insert_texts(kNs, *request, events);
+  return store.insert(kNs, *request, events);
 }
 
 TEST_P(StoreConformance, DocumentsInsertedAsTextReadAsTheSameDocumentsAsTrees) {
@@ -987,8 +987,8 @@ TEST_P(StoreConformance, DocumentsInsertedAsTextReadAsTheSameDocumentsAsTrees) {
   EXPECT_EQ(find_keys("tx", R"({"o.x": 1})"), Keys{"t1"});
   EXPECT_EQ(find_keys("tx", R"({"n": 1.5})"), Keys{"t1"});
   EXPECT_TRUE(exists(kNs, "tx"));
-  // find_json's text is JSON whatever spacing the documents came with.
-  auto text = store_->find_json(kNs, {"tx", Scope::everyone(), State::kActive, M("{}"), {}});
+  // find's text is JSON whatever spacing the documents came with.
+  auto text = store_->find(kNs, {"tx", Scope::everyone(), State::kActive, M("{}"), {}});
   ASSERT_TRUE(text) << text.status().to_string();
   EXPECT_EQ(json::parse(*text)["documents"].size(), 4u);
 }
@@ -1182,7 +1182,7 @@ TEST_P(StoreConformance, IndexedEqualityFollowsStatesAndDateOrder) {
               request.with_total = true;
               int64_t total = 0;
               const Keys expected = keys_of(reference_find(stored, request, &total));
-              auto answer = indexed->find(kNs, request);
+              auto answer = indexed->find_documents(kNs, request);
               ASSERT_TRUE(answer) << answer.status().to_string();
               EXPECT_EQ(keys_of(answer->documents), expected) << when << ": " << describe(request);
               EXPECT_EQ(answer->total, total) << when << ": " << describe(request);
@@ -1434,7 +1434,7 @@ TEST_P(StoreConformance, RandomQueriesAnswerLikeTheReference) {
     if (!expected.empty()) ++answered;
     for (ProjectStore* s : {store_.get(), indexed.get()}) {
       const char* which = s == store_.get() ? "plain" : "indexed";
-      auto found = s->find(kNs, request);
+      auto found = s->find_documents(kNs, request);
       ASSERT_TRUE(found) << which << " query " << q << ": " << found.status().to_string() << " for "
                          << describe(request);
       auto counted = s->count(kNs, {"rand", request.scope, request.state, request.match});

@@ -1,4 +1,4 @@
-// The store services as the host runs them for a plugin (call_store_service_text): JSON text in,
+// The store services as the host runs them for a plugin (call_store_service): JSON text in,
 // JSON text out. A request that is not a JSON object is refused alike by every service, inserts
 // take the text path (insert_text.hpp) with their events, and the other services answer as the
 // parsed ones do.
@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "store/memory/memory_driver.hpp"
+#include "reference_store/memory_driver.hpp"
 #include "store/store_service.hpp"
 
 namespace opbase::host {
@@ -27,7 +27,7 @@ class StoreServiceText : public ::testing::Test {
   Result<std::string> call(std::string_view service, std::string_view input) {
     const StoreEventSink sink{"p", &durable_,
                               [this](const BusEvent& e) { published_.push_back(e); }, 1000};
-    return call_store_service_text(*store_, "app", service, input, &sink);
+    return call_store_service(*store_, "app", service, input, &sink);
   }
 
   MemoryDriver driver_;

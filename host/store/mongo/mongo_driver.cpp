@@ -125,9 +125,9 @@ class MongoProjectStore : public ProjectStore {
   using ProjectStore::update;
   using ProjectStore::upsert;
 
-  Status insert(std::string_view ns, const store::InsertRequest& request,
-                WriteEvents* events) override {
+  Status insert(std::string_view ns, const TextInsert& texts, WriteEvents* events) override {
     return guarded([&] {
+      const store::InsertRequest request = parse_documents(texts);
       if (Status s = insert_documents(ns, request.collection, request.documents); !s) return s;
       if (events == nullptr) return Status::ok();
       std::vector<std::string> keys;
@@ -136,8 +136,8 @@ class MongoProjectStore : public ProjectStore {
     });
   }
 
-  Result<store::FindAnswer> find(std::string_view ns, const store::FindRequest& request) override {
-    return guarded([&]() -> Result<store::FindAnswer> {
+  Result<std::string> find(std::string_view ns, const store::FindRequest& request) override {
+    return guarded([&]() -> Result<std::string> {
       auto filter = mongo::selection_filter(ns, request.collection, request.scope, request.state,
                                             request.match);
       if (!filter) return filter.status();
@@ -156,7 +156,7 @@ class MongoProjectStore : public ProjectStore {
         if (!total) return total.status();
         answer.total = *total;
       }
-      return answer;
+      return find_answer_text(answer.documents, answer.total);
     });
   }
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "store/document_store.hpp"
+#include "store/project_store.hpp"
 
 namespace opbase::host {
 

@@ -23,8 +23,8 @@
 #include "opbase/query.hpp"
 #include "opbase/status.hpp"
 #include "opbase/store.hpp"
-#include "store/document_store.hpp"
 #include "store/mongo/bson_query.hpp"
+#include "store/project_store.hpp"
 
 namespace opbase::host::mongo {
 

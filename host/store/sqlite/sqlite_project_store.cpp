@@ -431,36 +431,29 @@ Status SqliteProjectStore::journal(Connection& db, WriteEvents* events,
   return Status::ok();
 }
 
-Status SqliteProjectStore::insert(std::string_view ns, const store::InsertRequest& request,
-                                  WriteEvents* events) {
-  // Printed here, on the caller's thread: the one writer thread does only what must be serial.
-  std::vector<std::string> texts;
-  texts.reserve(request.documents.size());
-  for (const json& doc : request.documents) texts.push_back(doc.dump());
-  return writer_->run([&](Connection& db) {
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-      const json& doc = request.documents[i];
-      if (Status s = insert_one(db, ns, request.collection, doc, std::move(texts[i])); !s) return s;
-    }
-    if (Status s = note_collection(db, ns, request.collection); !s) return s;
-    return events ? journal(db, events, keys_of(request.documents), {}) : Status::ok();
-  });
-}
-
 // Stored as they came: nothing to print. A collection with declared indexes needs each
-// document's values, so its documents take the tree path.
-Status SqliteProjectStore::insert_texts(std::string_view ns, const TextInsert& request,
-                                        WriteEvents* events) {
+// document's values for its field_index rows, so its documents are parsed, here on the caller's
+// thread: the one writer thread does only what must be serial.
+Status SqliteProjectStore::insert(std::string_view ns, const TextInsert& request,
+                                  WriteEvents* events) {
+  std::vector<json> trees;
   if (!indexed_paths(ns, request.collection).empty()) {
-    return ProjectStore::insert_texts(ns, request, events);
+    trees.reserve(request.documents.size());
+    for (const TextDocument& doc : request.documents) trees.push_back(json::parse(doc.text));
   }
   return writer_->run([&](Connection& db) {
     std::vector<std::string> keys;
     keys.reserve(request.documents.size());
-    for (const TextDocument& doc : request.documents) {
+    for (std::size_t i = 0; i < request.documents.size(); ++i) {
+      const TextDocument& doc = request.documents[i];
       auto id = insert_row(db, ns, request.collection, doc.key, owner_value_bind(doc.owner),
                            created_value_bind(doc.created), std::string(doc.text));
       if (!id) return id.status();
+      if (!trees.empty()) {
+        if (Status s = write_index_rows(db, ns, request.collection, *id, trees[i], false); !s) {
+          return s;
+        }
+      }
       keys.push_back(doc.key);
     }
     if (Status s = note_collection(db, ns, request.collection); !s) return s;
@@ -582,21 +575,6 @@ Result<int64_t> SqliteProjectStore::purge(std::string_view ns, const store::Purg
 
 // ---- Reads -------------------------------------------------------------------------------------
 
-// Through find_json, so the conformance suite checks the text the store service sends.
-Result<store::FindAnswer> SqliteProjectStore::find(std::string_view ns,
-                                                   const store::FindRequest& request) {
-  auto text = find_json(ns, request);
-  if (!text) return text.status();
-  auto answer = store::decode_find_answer(*text);
-  if (!answer) return answer.status();
-  auto documents = parse_doc(answer->documents);
-  if (!documents) return documents.status();
-  store::FindAnswer out;
-  for (json& doc : *documents) out.documents.push_back(std::move(doc));
-  out.total = answer->total;
-  return out;
-}
-
 namespace {
 
 // The texts of documents by id, in the order of `ids`.
@@ -645,9 +623,10 @@ Result<std::pair<std::vector<std::string>, int64_t>> index_only_page(Connection&
 
 }  // namespace
 
-// The stored texts are valid JSON objects (written by doc.dump()), so they are copied as they are.
-Result<std::string> SqliteProjectStore::find_json(std::string_view ns,
-                                                  const store::FindRequest& request) {
+// The stored texts are valid JSON objects (printed by nlohmann, or checked by json_text as they
+// came), so they are copied as they are.
+Result<std::string> SqliteProjectStore::find(std::string_view ns,
+                                             const store::FindRequest& request) {
   const Target target{ns, request.collection, &request.scope, request.state};
   const auto indexed = indexed_paths(ns, request.collection);
   const auto plan = index_only(target, request.match, request.sort, indexed);

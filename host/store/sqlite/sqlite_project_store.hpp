@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "store/document_store.hpp"
+#include "store/project_store.hpp"
 #include "store/sqlite/sqlite_checkpointer.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
 #include "store/sqlite/sqlite_writer.hpp"
@@ -43,11 +43,8 @@ class SqliteProjectStore : public ProjectStore {
   using ProjectStore::restore;
   using ProjectStore::update;
   using ProjectStore::upsert;
-  Status insert(std::string_view ns, const store::InsertRequest& request,
-                WriteEvents* events) override;
-  Status insert_texts(std::string_view ns, const TextInsert& request, WriteEvents* events) override;
-  Result<store::FindAnswer> find(std::string_view ns, const store::FindRequest& request) override;
-  Result<std::string> find_json(std::string_view ns, const store::FindRequest& request) override;
+  Status insert(std::string_view ns, const TextInsert& request, WriteEvents* events) override;
+  Result<std::string> find(std::string_view ns, const store::FindRequest& request) override;
   Result<int64_t> count(std::string_view ns, const store::CountRequest& request) override;
   Result<store::UpdateAnswer> update(std::string_view ns, const store::UpdateRequest& request,
                                      WriteEvents* events) override;

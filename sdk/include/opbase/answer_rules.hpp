@@ -1,4 +1,4 @@
-// The rules an op's answer must meet, shared by the daemon (host/plugins/response.cpp) and the
+// The rules an op's answer must meet, shared by the daemon (host/plugin_host/response.cpp) and the
 // SDK's fake host, so a plugin that breaks them fails its unit tests as it would fail in the
 // daemon: an error code is 1-64 of A-Z, 0-9 and '_'; details, meta and top-level parts are JSON
 // objects; an explicit HTTP status is 400-599. Pure functions; thread-safe.

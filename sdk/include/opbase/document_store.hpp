@@ -17,14 +17,15 @@ class DocumentStore {
  public:
   explicit DocumentStore(const Host& host) : host_(host) {}
 
-  // All documents or none.
-  Status insert(std::string_view project, const store::InsertRequest& request) const;
-  // The same, for documents already printed (store::InsertTextRequest).
+  // All documents or none. store.insert carries documents as text: insert_texts sends them as
+  // they are, insert prints each tree first.
   Status insert_texts(std::string_view project, const store::InsertTextRequest& request) const;
-  Result<store::FindAnswer> find(std::string_view project, const store::FindRequest& request) const;
-  // The same page as JSON text, for a caller that passes the documents on unchanged.
+  Status insert(std::string_view project, const store::InsertRequest& request) const;
+  // store.find returns the page as JSON text: find_text hands it on as it came (for a caller
+  // that passes the documents on unchanged), find parses it into trees.
   Result<store::FindTextAnswer> find_text(std::string_view project,
                                           const store::FindRequest& request) const;
+  Result<store::FindAnswer> find(std::string_view project, const store::FindRequest& request) const;
   Result<int64_t> count(std::string_view project, const store::CountRequest& request) const;
   Result<store::UpdateAnswer> update(std::string_view project,
                                      const store::UpdateRequest& request) const;

@@ -72,21 +72,23 @@ struct Events {
 // first: sort "_created_at asc") and removes the ones it has handled with change_state + purge.
 inline constexpr std::string_view kEventsCollection = "_events";
 
-struct InsertRequest {
-  std::string collection;
-  std::vector<nlohmann::json> documents;  // each an object with a string `_key`
-  Events events{};
-};
-
-// The same insert of documents the caller already holds as JSON text (each an object with a
-// non-empty string `_key`), sent as they are: no tree is built or printed on the plugin's side.
-// The host checks them as it checks any insert, and refuses the whole request if one is not JSON.
-// No object in a text may repeat a key: the sqlite store keeps a text as it came, and its queries
-// see the first of repeated keys where reads (and the other drivers) take the last, as nlohmann
-// does. A text nlohmann printed never repeats one.
+// An insert of documents the caller already holds as JSON text (each an object with a non-empty
+// string `_key`): the one form store.insert takes. The texts go to the store as they are, with
+// no tree built or printed on either side; the host checks them as it checks any insert and
+// refuses the whole request if one is not JSON. No object in a text may repeat a key: the sqlite
+// store keeps a text as it came, and its queries see the first of repeated keys where reads (and
+// the other drivers) take the last, as nlohmann does. A text nlohmann printed never repeats one.
 struct InsertTextRequest {
   std::string collection;
   std::vector<std::string> documents;
+  Events events{};
+};
+
+// The same insert for callers holding documents as trees: printed into an InsertTextRequest
+// (printed()) before it is sent.
+struct InsertRequest {
+  std::string collection;
+  std::vector<nlohmann::json> documents;  // each an object with a string `_key`
   Events events{};
 };
 
@@ -190,7 +192,6 @@ struct PurgeRequest {
 const query::ParseOptions& wire_parse_options();
 
 // JSON of each request, and back. decode_* fail with VALIDATION_ERROR naming the field.
-nlohmann::json encode(const InsertRequest& request);
 nlohmann::json encode(const FindRequest& request);
 nlohmann::json encode(const CountRequest& request);
 nlohmann::json encode(const UpdateRequest& request);
@@ -198,13 +199,18 @@ nlohmann::json encode(const UpsertRequest& request);
 nlohmann::json encode(const StateRequest& request);
 nlohmann::json encode(const RestoreRequest& request);
 nlohmann::json encode(const PurgeRequest& request);
-// encode(request).dump() without building the tree first: the documents are not copied.
-std::string encode_text(const InsertRequest& request);
-// The same wire, with the documents' texts copied in as they are.
+// The text of store.insert: {"collection":..,"events":..,"documents":[<the texts as they are>]}.
 std::string encode_text(const InsertTextRequest& request);
+// Each document printed: the tree form's way onto the text path.
+InsertTextRequest printed(const InsertRequest& request);
 
-// Takes the wire by value so a caller done with it moves it in and no document is copied.
-Result<InsertRequest> decode_insert(nlohmann::json wire);
+// What store.insert holds besides its documents (the host reads those from the text, without
+// parsing them: the documents' rules are in docs/plugin-guide.md#storeinsert).
+struct InsertHead {
+  std::string collection;
+  Events events{};
+};
+Result<InsertHead> decode_insert_head(const nlohmann::json& wire);
 Result<FindRequest> decode_find(const nlohmann::json& wire);
 Result<CountRequest> decode_count(const nlohmann::json& wire);
 Result<UpdateRequest> decode_update(const nlohmann::json& wire);
@@ -220,6 +226,8 @@ std::string encode_find_answer(const std::vector<std::string>& document_texts, i
 // Reads that text back. Text in another layout (any valid JSON object with a "documents" array)
 // is parsed the slow way, so a driver that builds its answer differently still works.
 Result<FindTextAnswer> decode_find_answer(std::string_view text);
+// The same with the documents parsed into trees.
+Result<FindAnswer> decode_find_documents(std::string_view text);
 
 // The match tree back in match syntax ({"price:$gt": 10, ...}), and a sort in sort syntax.
 nlohmann::json match_to_json(const query::Match& match);

@@ -65,6 +65,9 @@ class FakeHost {
   void advance_ms(int64_t delta_ms);
   // A service another plugin would provide (e.g. "auth.verify_token").
   void provide_service(std::string name, ServiceHandler fn);
+  // The same with the JSON as text both ways, as the daemon passes it (a service that returns
+  // text it already holds, such as the host's store.find).
+  void provide_text_service(std::string name, TextServiceHandler fn);
 
   // Checks the ABI version and runs init. A failed Status says why (as the daemon's log would).
   Status load(const opbase_plugin_descriptor* descriptor);

@@ -1,4 +1,5 @@
-// Registry: every op name and service name the loaded plugins registered, with who owns it.
+// Registry: every op name and service name, with who provides it: the host's own services
+// (store.*, mail.send, projects.list) and what the loaded plugins registered.
 // Filled only during plugin init at start-up (one thread), then read concurrently without locks
 // by the request threads; nothing is added or removed while the server serves.
 //
@@ -7,6 +8,7 @@
 // are bound automatically when the canonical name is registered.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -26,11 +28,22 @@ struct OpEntry {
   void* state;
 };
 
+// A service the host itself provides (store.*, mail.send, projects.list). It runs on the calling
+// plugin's thread and is given the caller's handle: the store's namespace is the caller's name.
+// Returns the result as JSON text.
+using HostServiceFn = std::function<Result<std::string>(
+    const opbase_plugin& caller, std::string_view project_id, std::string_view input)>;
+
+// The provider named in a host service's entry: not a valid plugin name, so no plugin owns it.
+inline constexpr std::string_view kHostProvider = "(host)";
+
+// A service: a plugin's (fn and state) or the host's (host_fn).
 struct ServiceEntry {
   std::string name;
-  std::string plugin;
-  opbase_service_fn fn;
-  void* state;
+  std::string plugin;  // the provider: a plugin's name, or kHostProvider
+  opbase_service_fn fn = nullptr;
+  void* state = nullptr;
+  HostServiceFn host_fn{};
 };
 
 struct StringHash {
@@ -45,6 +58,8 @@ class Registry {
                 opbase_op_fn fn, void* state);
   Status add_service(std::string_view plugin, std::string_view name, opbase_service_fn fn,
                      void* state);
+  // A host service, registered before any plugin loads, so no plugin can take its name.
+  Status add_host_service(std::string_view name, HostServiceFn fn);
   // Removes everything `plugin` registered (rollback of a refused plugin).
   void remove_plugin(std::string_view plugin);
 

@@ -20,7 +20,7 @@
 #include <string>
 #include <string_view>
 
-#include "store/document_store.hpp"
+#include "store/project_store.hpp"
 
 namespace opbase::host {
 

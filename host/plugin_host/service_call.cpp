@@ -1,8 +1,8 @@
 // The host calling a plugin's service (see service_call.hpp).
-#include "plugins/service_call.hpp"
+#include "plugin_host/service_call.hpp"
 
 #include "opbase/str.hpp"
-#include "plugins/response.hpp"
+#include "plugin_host/response.hpp"
 
 namespace opbase::host {
 

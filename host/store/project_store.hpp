@@ -1,4 +1,5 @@
-// The driver side of the DocumentStore (DESIGN.md "Data"; the requests are sdk's store.hpp).
+// The driver side of the document store (docs/plugin-guide.md#the-document-store; the requests
+// are the SDK's store.hpp).
 // A StoreDriver opens one ProjectStore per project: an isolated store (a SQLite file, a MongoDB
 // database). Every method takes the namespace of the calling plugin: collections of different
 // namespaces never meet, while `_key` is unique across the whole project store.
@@ -41,9 +42,11 @@ class ProjectStore {
   // its transaction, and its records() are inserted in that same transaction, each into its
   // namespace's store::kEventsCollection: the write and its journal records stay together.
   //
-  // Fails with store::kDuplicateKey (nothing inserted) when a `_key` is taken in the project.
-  virtual Status insert(std::string_view ns, const store::InsertRequest& request,
-                        WriteEvents* events) = 0;
+  // Inserts documents as the store service gets them: as text (insert_text.hpp). A driver that
+  // keeps documents as text stores each as it came and reads from it only the members it files
+  // it under. Fails with store::kDuplicateKey (nothing inserted) when a `_key` is taken in the
+  // project.
+  virtual Status insert(std::string_view ns, const TextInsert& request, WriteEvents* events) = 0;
   virtual Result<store::UpdateAnswer> update(std::string_view ns,
                                              const store::UpdateRequest& request,
                                              WriteEvents* events) = 0;
@@ -56,15 +59,25 @@ class ProjectStore {
   virtual Result<store::KeysAnswer> restore(std::string_view ns,
                                             const store::RestoreRequest& request,
                                             WriteEvents* events) = 0;
-  // The same insert with its documents as text (insert_text.hpp), as the store service gets it.
-  // By default they are parsed and inserted as trees; a driver that keeps documents as text
-  // stores them as they came, and reads from them only the members it files them under.
-  virtual Status insert_texts(std::string_view ns, const TextInsert& request, WriteEvents* events);
+
+  // Returns the text the store service sends for store.find (store::encode_find_answer's
+  // layout). A driver that keeps documents as text copies them into it, never parsing them.
+  virtual Result<std::string> find(std::string_view ns, const store::FindRequest& request) = 0;
+  virtual Result<int64_t> count(std::string_view ns, const store::CountRequest& request) = 0;
+  virtual Result<int64_t> purge(std::string_view ns, const store::PurgeRequest& request) = 0;
+  virtual Result<bool> collection_exists(std::string_view ns, std::string_view collection) = 0;
+
+  // Whether the store answers now (for /readyz).
+  virtual Status ping() = 0;
+
+  // Conveniences for host code and tests that hold documents as trees. They go through the
+  // methods above, so they take the same path as a plugin's call: insert prints each document
+  // and decodes the request as the store service does; find_documents parses find's text.
+  Status insert(std::string_view ns, const store::InsertRequest& request,
+                WriteEvents* events = nullptr);
+  Result<store::FindAnswer> find_documents(std::string_view ns, const store::FindRequest& request);
 
   // The same writes without events.
-  Status insert(std::string_view ns, const store::InsertRequest& request) {
-    return insert(ns, request, nullptr);
-  }
   Result<store::UpdateAnswer> update(std::string_view ns, const store::UpdateRequest& request) {
     return update(ns, request, nullptr);
   }
@@ -77,20 +90,10 @@ class ProjectStore {
   Result<store::KeysAnswer> restore(std::string_view ns, const store::RestoreRequest& request) {
     return restore(ns, request, nullptr);
   }
-
-  virtual Result<store::FindAnswer> find(std::string_view ns,
-                                         const store::FindRequest& request) = 0;
-  // The answer of find as the JSON text the store service sends ({"documents": [...], "total":
-  // n}). Drivers that keep documents as JSON text override it to copy the text instead of
-  // parsing and printing every document again.
-  virtual Result<std::string> find_json(std::string_view ns, const store::FindRequest& request);
-  virtual Result<int64_t> count(std::string_view ns, const store::CountRequest& request) = 0;
-  virtual Result<int64_t> purge(std::string_view ns, const store::PurgeRequest& request) = 0;
-  virtual Result<bool> collection_exists(std::string_view ns, std::string_view collection) = 0;
-
-  // Whether the store answers now (for /readyz).
-  virtual Status ping() = 0;
 };
+
+// find's text for a page held as trees, for drivers that read documents into trees.
+std::string find_answer_text(const std::vector<nlohmann::json>& documents, int64_t total);
 
 class StoreDriver {
  public:

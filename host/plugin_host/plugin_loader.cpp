@@ -1,4 +1,4 @@
-#include "plugins/plugin_loader.hpp"
+#include "plugin_host/plugin_loader.hpp"
 
 #include <Poco/SharedLibrary.h>
 
@@ -7,6 +7,7 @@
 
 #include "log/log.hpp"
 #include "opbase/op_names.hpp"
+#include "plugin_host/host_services.hpp"
 
 namespace opbase::host {
 
@@ -42,7 +43,12 @@ std::vector<std::string> split_plugin_dirs(const std::string& dirs) {
   return out;
 }
 
-PluginLoader::PluginLoader(HostContext* context) : context_(context) {}
+// The host's services go in first: every name they use is then taken for every plugin.
+PluginLoader::PluginLoader(HostContext* context) : context_(context) {
+  if (Status s = register_host_services(*context->registry, *context); !s) {
+    log::error("plugins", "the host's services could not be registered: " + s.message());
+  }
+}
 
 PluginLoader::~PluginLoader() { shutdown_all(); }
 

@@ -2,7 +2,7 @@
 // `_key`. Every read is a scan filtered by namespace, collection, state and scope, then
 // query::matches; every order is query::compare_for_sort plus the `_key` tie-break. Writes work
 // on copies and commit only when the whole call succeeded, which is what makes calls atomic.
-#include "store/memory/memory_driver.hpp"
+#include "reference_store/memory_driver.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -118,8 +118,8 @@ class MemoryStore : public ProjectStore {
   using ProjectStore::update;
   using ProjectStore::upsert;
 
-  Status insert(std::string_view ns, const store::InsertRequest& request,
-                WriteEvents* events) override {
+  Status insert(std::string_view ns, const TextInsert& texts, WriteEvents* events) override {
+    const store::InsertRequest request = parse_documents(texts);
     std::unique_lock lock(mutex_);
     if (Status s = insert_locked(ns, request.collection, request.documents); !s) return s;
     if (events == nullptr) return Status::ok();
@@ -128,18 +128,17 @@ class MemoryStore : public ProjectStore {
     return journal_locked(events, keys, {});
   }
 
-  Result<store::FindAnswer> find(std::string_view ns, const store::FindRequest& request) override {
+  Result<std::string> find(std::string_view ns, const store::FindRequest& request) override {
     std::shared_lock lock(mutex_);
     auto chosen = select({ns, request.collection, request.scope, request.state, request.match});
     sort_records(chosen, request.sort);
-    store::FindAnswer answer;
-    if (request.with_total) answer.total = static_cast<int64_t>(chosen.size());
     const auto size = static_cast<int64_t>(chosen.size());
     const int64_t begin = std::clamp<int64_t>(request.offset, 0, size);
     const int64_t end =
         request.limit < 0 || request.limit >= size - begin ? size : begin + request.limit;
-    for (int64_t i = begin; i < end; ++i) answer.documents.push_back(chosen[i]->doc);
-    return answer;
+    std::vector<json> page;
+    for (int64_t i = begin; i < end; ++i) page.push_back(chosen[i]->doc);
+    return find_answer_text(page, request.with_total ? size : -1);
   }
 
   Result<int64_t> count(std::string_view ns, const store::CountRequest& request) override {

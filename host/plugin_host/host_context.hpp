@@ -12,7 +12,7 @@
 #include "events/event_bus.hpp"
 #include "mail/mailer.hpp"
 #include "metrics/plugin_metrics.hpp"
-#include "plugins/registry.hpp"
+#include "plugin_host/registry.hpp"
 #include "store/stores.hpp"
 
 namespace opbase::host {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "plugins/host_context.hpp"
+#include "plugin_host/host_context.hpp"
 
 namespace opbase::host {
 
@@ -30,6 +30,7 @@ struct RefusedPlugin {
 
 class PluginLoader {
  public:
+  // Registers the host's own services (host_services.hpp) in the context's registry.
   explicit PluginLoader(HostContext* context);
   ~PluginLoader();  // shuts down whatever is still loaded
   PluginLoader(const PluginLoader&) = delete;

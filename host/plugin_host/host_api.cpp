@@ -1,23 +1,17 @@
 // The implementation of abi.h's opbase_host_api: every function a plugin may call. Each one
 // checks its arguments, never throws, and copies what it keeps.
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <string_view>
 
 #include "log/log.hpp"
-#include "mail/mail_service.hpp"
 #include "opbase/json_text.hpp"
 #include "opbase/str.hpp"
 #include "opbase/version.hpp"
-#include "plugins/host_context.hpp"
-#include "plugins/response.hpp"
-#include "store/store_service.hpp"
+#include "plugin_host/host_context.hpp"
+#include "plugin_host/response.hpp"
 
 namespace opbase::host {
 namespace {
-
-// The host service answering {"projects": [<id>, ...]}: every project of this daemon.
-constexpr std::string_view kProjectsListService = "projects.list";
 
 bool bad(opbase_str s) { return s.ptr == nullptr && s.len > 0; }
 
@@ -105,88 +99,10 @@ opbase_rc answer_failure(const Status& status, opbase_service_result_fn on_resul
   return OPBASE_RC_ERROR;
 }
 
-// The host's own services (store.*): run in the project's store, in the caller's namespace.
-opbase_rc call_host_service(opbase_plugin* plugin, std::string_view name,
-                            std::string_view project_id, std::string_view input,
-                            opbase_service_result_fn on_result, void* caller_ctx) {
-  Stores* stores = plugin->context->stores;
-  ProjectStore* store = stores ? stores->of(project_id) : nullptr;
-  if (store == nullptr) {
-    return answer_failure(
-        Status::internal("no document store is open for project '" + std::string(project_id) + "'"),
-        on_result, caller_ctx);
-  }
-  // Only writes raise events; reads skip building the sink.
-  std::optional<StoreEventSink> sink;
-  if (name != "store.find" && name != "store.count") {
-    HostContext* context = plugin->context;
-    sink = StoreEventSink{std::string(project_id), context->durable,
-                          [bus = context->bus](const BusEvent& e) {
-                            if (bus != nullptr) bus->publish(e);
-                          },
-                          context->now_ms()};
-  }
-  Result<std::string> answer = [&]() -> Result<std::string> {
-    try {
-      return call_store_service_text(*store, plugin->name, name, input, sink ? &*sink : nullptr);
-    } catch (const std::exception& e) {
-      return Status::internal(std::string("store: ") + e.what());
-    }
-  }();
-  if (!answer) return answer_failure(answer.status(), on_result, caller_ctx);
-  on_result(caller_ctx, OPBASE_RC_OK, str(*answer), {}, {}, {});
-  return OPBASE_RC_OK;
-}
-
-// The host's mail service (mail.send): any plugin may send; the caller's project keeps the mail
-// in its store while it is queued.
-opbase_rc call_mail_host_service(opbase_plugin* plugin, std::string_view project_id,
-                                 std::string_view input, opbase_service_result_fn on_result,
-                                 void* caller_ctx) {
-  Mailer* mailer = plugin->context->mailer;
-  if (mailer == nullptr) {
-    return answer_failure(Status::internal("no mailer is configured"), on_result, caller_ctx);
-  }
-  const auto request = nlohmann::json::parse(input, nullptr, /*allow_exceptions=*/false);
-  if (request.is_discarded()) {
-    return answer_failure(
-        Status::validation(std::string(kMailSendService) + ": input is not valid JSON"), on_result,
-        caller_ctx);
-  }
-  Result<nlohmann::json> sent = [&]() -> Result<nlohmann::json> {
-    try {
-      return call_mail_service(*mailer, project_id, request);
-    } catch (const std::exception& e) {
-      return Status::internal(std::string("mail: ") + e.what());
-    }
-  }();
-  if (!sent) return answer_failure(sent.status(), on_result, caller_ctx);
-  const std::string answer = sent->dump();
-  on_result(caller_ctx, OPBASE_RC_OK, str(answer), {}, {}, {});
-  return OPBASE_RC_OK;
-}
-
 opbase_rc call_service(opbase_plugin* plugin, opbase_str name, opbase_str project_id,
                        opbase_str input, opbase_service_result_fn on_result, void* caller_ctx) {
   if (plugin == nullptr || on_result == nullptr || bad(name) || bad(project_id) || bad(input)) {
     return OPBASE_RC_REFUSED;
-  }
-  if (is_store_service(view(name))) {
-    return call_host_service(plugin, view(name), view(project_id), view(input), on_result,
-                             caller_ctx);
-  }
-  if (view(name) == kMailSendService) {
-    return call_mail_host_service(plugin, view(project_id), view(input), on_result, caller_ctx);
-  }
-  if (view(name) == kProjectsListService) {
-    // Background work (webhook delivery after a restart) needs every project, not only the
-    // ones requests happen to name.
-    const Stores* stores = plugin->context->stores;
-    const std::string answer =
-        nlohmann::json{{"projects", stores ? stores->project_ids() : std::vector<std::string>{}}}
-            .dump();
-    on_result(caller_ctx, OPBASE_RC_OK, str(answer), {}, {}, {});
-    return OPBASE_RC_OK;
   }
   const ServiceEntry* service = plugin->context->registry->find_service(view(name));
   if (service == nullptr) {
@@ -194,6 +110,12 @@ opbase_rc call_service(opbase_plugin* plugin, opbase_str name, opbase_str projec
         "no loaded plugin provides the service '" + std::string(view(name)) + "'";
     on_result(caller_ctx, OPBASE_RC_NOT_FOUND, {}, str(code::kInternalError), str(message), {});
     return OPBASE_RC_NOT_FOUND;
+  }
+  if (service->host_fn) {
+    Result<std::string> result = service->host_fn(*plugin, view(project_id), view(input));
+    if (!result) return answer_failure(result.status(), on_result, caller_ctx);
+    on_result(caller_ctx, OPBASE_RC_OK, str(*result), {}, {}, {});
+    return OPBASE_RC_OK;
   }
   opbase_response answer;
   service->fn(service->state, project_id, input, &answer);

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "opbase/status.hpp"
-#include "plugins/registry.hpp"
+#include "plugin_host/registry.hpp"
 
 namespace opbase::host {
 

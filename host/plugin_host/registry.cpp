@@ -1,4 +1,4 @@
-#include "plugins/registry.hpp"
+#include "plugin_host/registry.hpp"
 
 #include <algorithm>
 
@@ -61,6 +61,19 @@ Status Registry::add_service(std::string_view plugin, std::string_view name, opb
   }
   services_.emplace(std::string(name), std::make_shared<ServiceEntry>(ServiceEntry{
                                            std::string(name), std::string(plugin), fn, state}));
+  return Status::ok();
+}
+
+Status Registry::add_host_service(std::string_view name, HostServiceFn fn) {
+  if (!names::valid_name(name) || !fn) {
+    return Status::validation("host service '" + std::string(name) + "' is malformed");
+  }
+  if (services_.contains(name)) {
+    return Status::validation("service '" + std::string(name) + "' is already provided");
+  }
+  ServiceEntry entry{std::string(name), std::string(kHostProvider)};
+  entry.host_fn = std::move(fn);
+  services_.emplace(std::string(name), std::make_shared<ServiceEntry>(std::move(entry)));
   return Status::ok();
 }
 

@@ -1,4 +1,4 @@
-#include "plugins/response.hpp"
+#include "plugin_host/response.hpp"
 
 #include <nlohmann/json.hpp>
 #include <string_view>

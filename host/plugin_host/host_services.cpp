@@ -1,0 +1,97 @@
+// The host's own services (see host_services.hpp).
+#include "plugin_host/host_services.hpp"
+
+#include <exception>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "mail/mail_service.hpp"
+#include "store/store_service.hpp"
+
+namespace opbase::host {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kStoreVerbs[] = {"insert",  "find",   "count",
+                                            "update",  "upsert", "change_state",
+                                            "restore", "purge",  "collection_exists"};
+
+// A host service's body, with an exception turned into INTERNAL_ERROR naming the service.
+template <typename Body>
+Result<std::string> guarded(std::string_view service, Body&& body) {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    return Status::internal(std::string(service) + ": " + e.what());
+  }
+}
+
+Result<std::string> run_store_service(const HostContext& context, const opbase_plugin& caller,
+                                      std::string_view service, std::string_view project_id,
+                                      std::string_view input) {
+  ProjectStore* store = context.stores ? context.stores->of(project_id) : nullptr;
+  if (store == nullptr) {
+    return Status::internal("no document store is open for project '" + std::string(project_id) +
+                            "'");
+  }
+  // Only writes raise events; reads skip building the sink.
+  std::optional<StoreEventSink> sink;
+  if (service != "store.find" && service != "store.count") {
+    sink = StoreEventSink{std::string(project_id), context.durable,
+                          [bus = context.bus](const BusEvent& e) {
+                            if (bus != nullptr) bus->publish(e);
+                          },
+                          context.now_ms()};
+  }
+  return call_store_service(*store, caller.name, service, input, sink ? &*sink : nullptr);
+}
+
+Result<std::string> run_mail_service(const HostContext& context, std::string_view project_id,
+                                     std::string_view input) {
+  if (context.mailer == nullptr) return Status::internal("no mailer is configured");
+  const json request = json::parse(input, nullptr, /*allow_exceptions=*/false);
+  if (request.is_discarded()) {
+    return Status::validation(std::string(kMailSendService) + ": input is not valid JSON");
+  }
+  auto sent = call_mail_service(*context.mailer, project_id, request);
+  if (!sent) return sent.status();
+  return sent->dump();
+}
+
+// Background work (webhook delivery after a restart) needs every project, not only the ones
+// requests happen to name.
+std::string list_projects(const HostContext& context) {
+  return json{
+      {"projects", context.stores ? context.stores->project_ids() : std::vector<std::string>{}}}
+      .dump();
+}
+
+}  // namespace
+
+Status register_host_services(Registry& registry, const HostContext& context) {
+  const HostContext* ctx = &context;
+  for (const std::string_view verb : kStoreVerbs) {
+    const std::string name = std::string(kStoreServicePrefix) + std::string(verb);
+    Status added = registry.add_host_service(
+        name,
+        [ctx, name](const opbase_plugin& caller, std::string_view project, std::string_view input) {
+          return guarded("store",
+                         [&] { return run_store_service(*ctx, caller, name, project, input); });
+        });
+    if (!added) return added;
+  }
+  Status mail = registry.add_host_service(
+      kMailSendService,
+      [ctx](const opbase_plugin&, std::string_view project, std::string_view input) {
+        return guarded("mail", [&] { return run_mail_service(*ctx, project, input); });
+      });
+  if (!mail) return mail;
+  return registry.add_host_service("projects.list",
+                                   [ctx](const opbase_plugin&, std::string_view, std::string_view) {
+                                     return Result<std::string>(list_projects(*ctx));
+                                   });
+}
+
+}  // namespace opbase::host
