@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <mutex>
 
-#include "opbase/event_pattern.hpp"
+#include "opbase/internal/event_pattern.hpp"
 
 namespace opbase::host {
 

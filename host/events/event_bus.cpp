@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
-#include "opbase/event_pattern.hpp"
-#include "opbase/thread_name.hpp"
+#include "opbase/internal/event_pattern.hpp"
+#include "opbase/internal/thread_name.hpp"
 
 namespace opbase::host {
 

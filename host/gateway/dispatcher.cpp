@@ -7,8 +7,8 @@
 
 #include "gateway/envelope.hpp"
 #include "log/log.hpp"
+#include "opbase/internal/str.hpp"
 #include "opbase/json_text.hpp"
-#include "opbase/str.hpp"
 #include "plugin_host/response.hpp"
 #include "util/secrets.hpp"
 

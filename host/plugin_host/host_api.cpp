@@ -4,8 +4,8 @@
 #include <string_view>
 
 #include "log/log.hpp"
+#include "opbase/internal/str.hpp"
 #include "opbase/json_text.hpp"
-#include "opbase/str.hpp"
 #include "opbase/version.hpp"
 #include "plugin_host/host_context.hpp"
 #include "plugin_host/response.hpp"

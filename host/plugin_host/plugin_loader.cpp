@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "log/log.hpp"
-#include "opbase/op_names.hpp"
+#include "opbase/internal/op_names.hpp"
 #include "plugin_host/host_services.hpp"
 
 namespace opbase::host {

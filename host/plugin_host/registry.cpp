@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "opbase/op_names.hpp"
+#include "opbase/internal/op_names.hpp"
 
 namespace opbase::host {
 using names::alias_area_of;

@@ -3,9 +3,9 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
-#include "opbase/answer_rules.hpp"
+#include "opbase/internal/answer_rules.hpp"
+#include "opbase/internal/str.hpp"
 #include "opbase/json_text.hpp"
-#include "opbase/str.hpp"
 
 opbase::Status opbase_response::error_status() const {
   if (!failed) return opbase::Status::ok();

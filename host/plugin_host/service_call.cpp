@@ -1,7 +1,7 @@
 // The host calling a plugin's service (see service_call.hpp).
 #include "plugin_host/service_call.hpp"
 
-#include "opbase/str.hpp"
+#include "opbase/internal/str.hpp"
 #include "plugin_host/response.hpp"
 
 namespace opbase::host {

@@ -3,6 +3,7 @@
 
 #include <array>
 
+#include "opbase/internal/store_codec.hpp"
 #include "opbase/json_text.hpp"
 
 namespace opbase::host {

@@ -1,6 +1,9 @@
 // The tree conveniences of ProjectStore (see project_store.hpp): they take the text path.
 #include "store/project_store.hpp"
 
+#include "opbase/internal/find_answer.hpp"
+#include "opbase/internal/store_codec.hpp"
+
 namespace opbase::host {
 
 using nlohmann::json;

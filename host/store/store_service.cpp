@@ -3,6 +3,8 @@
 
 #include <optional>
 
+#include "opbase/internal/store_codec.hpp"
+
 namespace opbase::host {
 namespace {
 

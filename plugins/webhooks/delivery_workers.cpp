@@ -4,7 +4,7 @@
 #include <chrono>
 #include <random>
 
-#include "opbase/thread_name.hpp"
+#include "opbase/internal/thread_name.hpp"
 #include "random_id.hpp"
 #include "webhook_signature.hpp"
 #include "webhook_target.hpp"

@@ -1,6 +1,9 @@
 // The SDK client of the host's DocumentStore services: encode, call, read the answer.
 #include "opbase/document_store.hpp"
 
+#include "opbase/internal/find_answer.hpp"
+#include "opbase/internal/store_codec.hpp"
+
 namespace opbase {
 namespace {
 

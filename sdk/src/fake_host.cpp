@@ -6,10 +6,10 @@
 #include <atomic>
 #include <cmath>
 
-#include "opbase/answer_rules.hpp"
-#include "opbase/event_pattern.hpp"
-#include "opbase/op_names.hpp"
-#include "opbase/str.hpp"
+#include "opbase/internal/answer_rules.hpp"
+#include "opbase/internal/event_pattern.hpp"
+#include "opbase/internal/op_names.hpp"
+#include "opbase/internal/str.hpp"
 
 namespace opbase::testing {
 namespace {

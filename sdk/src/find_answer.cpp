@@ -1,6 +1,8 @@
 // The text of a store.find answer, written by the host and read by the SDK. Its fixed layout lets
 // the reader take the documents array out by position: a page of documents crosses the plugin
 // edge and goes out to the client without being parsed and printed again.
+#include "opbase/internal/find_answer.hpp"
+
 #include <charconv>
 
 #include "opbase/store.hpp"

@@ -3,7 +3,7 @@
 
 #include <charconv>
 
-#include "opbase/str.hpp"
+#include "opbase/internal/str.hpp"
 
 namespace opbase {
 namespace {

@@ -5,8 +5,8 @@
 #include <memory>
 #include <string>
 
+#include "opbase/internal/str.hpp"
 #include "opbase/plugin.hpp"
-#include "opbase/str.hpp"
 
 namespace opbase {
 namespace {

@@ -1,9 +1,11 @@
 // The JSON of the DocumentStore requests (store.hpp), both ways, and the reference change.
+#include "opbase/internal/store_codec.hpp"
+
 #include <cmath>
 #include <exception>
 #include <limits>
 
-#include "opbase/event_pattern.hpp"
+#include "opbase/internal/event_pattern.hpp"
 #include "opbase/store.hpp"
 
 namespace opbase::store {

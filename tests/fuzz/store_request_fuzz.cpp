@@ -25,6 +25,7 @@
 #include <string>
 #include <string_view>
 
+#include "opbase/internal/store_codec.hpp"
 #include "opbase/query.hpp"
 #include "opbase/store.hpp"
 #include "reference_store/insert_reference.hpp"

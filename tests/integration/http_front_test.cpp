@@ -155,12 +155,17 @@ TEST_F(HttpFront, PastTheConnectionCapANewConnectionIs503WithRetryAfter) {
   EXPECT_EQ(r.code, "RATE_LIMIT_EXCEEDED");
   EXPECT_EQ(r.retry_after, "1");
   held.clear();
+  // Until the daemon has seen the held connections close, a new one may still be refused: the
+  // metric counts those refusals too.
   bool served = false;
+  int refused = 1;
   for (int i = 0; i < 50 && !served; ++i, std::this_thread::sleep_for(100ms)) {
-    served = healthz() == 200;
+    const int status = healthz();
+    served = status == 200;
+    if (status == 503) ++refused;
   }
   EXPECT_TRUE(served) << "once the held connections close, new ones are served";
-  EXPECT_EQ(daemon_->metric("opbase_http_refused_total{reason=\"server_full\"}"), 1);
+  EXPECT_EQ(daemon_->metric("opbase_http_refused_total{reason=\"server_full\"}"), refused);
 }
 
 TEST_F(HttpFront, PastTheCapOfOneAddressItsNewConnectionsAre429AndOthersAreServed) {

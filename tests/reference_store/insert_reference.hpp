@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "opbase/internal/store_codec.hpp"
 #include "opbase/status.hpp"
 #include "opbase/store.hpp"
 

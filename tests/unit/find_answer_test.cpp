@@ -1,5 +1,7 @@
 // The store.find answer text: what the host writes is read back by position, and any other
 // layout of a valid answer still reads (the slow way), while a malformed one is an error.
+#include "opbase/internal/find_answer.hpp"
+
 #include <gtest/gtest.h>
 
 #include "opbase/store.hpp"

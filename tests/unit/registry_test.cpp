@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "plugin_host/host_context.hpp"
+
 namespace opbase::host {
 namespace {
 
@@ -324,6 +326,26 @@ TEST(RegistryServices, DuplicateIsRefusedNamingTheProvider) {
   EXPECT_EQ(s.code(), "VALIDATION_ERROR");
   EXPECT_EQ(s.message(), "service 'ai.embed' is already provided by plugin 'ai'");
   EXPECT_EQ(r.find_service("ai.embed")->fn, &service_ok);
+}
+
+TEST(RegistryServices, AHostServiceIsFoundLikeAPluginsAndItsNameIsTakenForEveryPlugin) {
+  Registry r;
+  ASSERT_TRUE(r.add_host_service("store.find", [](const opbase_plugin&, std::string_view project,
+                                                  std::string_view input) {
+                 return Result<std::string>(std::string(project) + ":" + std::string(input));
+               }).is_ok());
+  const ServiceEntry* e = r.find_service("store.find");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->plugin, kHostProvider);
+  EXPECT_EQ(e->fn, nullptr);
+  ASSERT_TRUE(e->host_fn);
+  EXPECT_EQ(*e->host_fn(opbase_plugin{}, "p", "{}"), "p:{}");
+  // A plugin named after the area cannot take the name, nor does its rollback remove it.
+  EXPECT_EQ(r.add_service("store", "store.find", &service_ok, nullptr).message(),
+            "service 'store.find' is already provided by plugin '(host)'");
+  r.remove_plugin("store");
+  EXPECT_NE(r.find_service("store.find"), nullptr);
+  EXPECT_FALSE(r.add_host_service("store.find", e->host_fn).is_ok());
 }
 
 // ---- rollback ---------------------------------------------------------------------------------

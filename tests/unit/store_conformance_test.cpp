@@ -22,6 +22,8 @@
 #include <string_view>
 #include <vector>
 
+#include "opbase/internal/find_answer.hpp"
+#include "opbase/internal/store_codec.hpp"
 #include "opbase/query.hpp"
 #include "opbase/store.hpp"
 #include "reference_store/memory_driver.hpp"

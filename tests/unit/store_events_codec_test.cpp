@@ -2,6 +2,7 @@
 // every write that raises events, absent otherwise, checked on the way in.
 #include <gtest/gtest.h>
 
+#include "opbase/internal/store_codec.hpp"
 #include "opbase/store.hpp"
 
 namespace opbase::store {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "opbase/internal/find_answer.hpp"
+#include "opbase/internal/store_codec.hpp"
 #include "store/sqlite/sqlite_query.hpp"
 
 namespace opbase::host::sqlite {

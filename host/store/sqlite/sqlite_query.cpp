@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <limits>
 
+#include "opbase/internal/find_answer.hpp"
+#include "opbase/internal/store_codec.hpp"
+
 namespace opbase::host::sqlite {
 namespace {
 

@@ -3,10 +3,7 @@
 
 #include "opbase/abi.h"
 #include "opbase/error_code.hpp"
-#include "opbase/event_pattern.hpp"
 #include "opbase/host.hpp"
 #include "opbase/op.hpp"
-#include "opbase/op_names.hpp"
 #include "opbase/plugin.hpp"
 #include "opbase/status.hpp"
-#include "opbase/str.hpp"

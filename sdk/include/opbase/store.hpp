@@ -191,48 +191,6 @@ struct PurgeRequest {
 // only as a guard (the plugin applied its users' limits already).
 const query::ParseOptions& wire_parse_options();
 
-// JSON of each request, and back. decode_* fail with VALIDATION_ERROR naming the field.
-nlohmann::json encode(const FindRequest& request);
-nlohmann::json encode(const CountRequest& request);
-nlohmann::json encode(const UpdateRequest& request);
-nlohmann::json encode(const UpsertRequest& request);
-nlohmann::json encode(const StateRequest& request);
-nlohmann::json encode(const RestoreRequest& request);
-nlohmann::json encode(const PurgeRequest& request);
-// The text of store.insert: {"collection":..,"events":..,"documents":[<the texts as they are>]}.
-std::string encode_text(const InsertTextRequest& request);
-// Each document printed: the tree form's way onto the text path.
-InsertTextRequest printed(const InsertRequest& request);
-
-// What store.insert holds besides its documents (the host reads those from the text, without
-// parsing them: the documents' rules are in docs/plugin-guide.md#storeinsert).
-struct InsertHead {
-  std::string collection;
-  Events events{};
-};
-Result<InsertHead> decode_insert_head(const nlohmann::json& wire);
-Result<FindRequest> decode_find(const nlohmann::json& wire);
-Result<CountRequest> decode_count(const nlohmann::json& wire);
-Result<UpdateRequest> decode_update(const nlohmann::json& wire);
-Result<UpsertRequest> decode_upsert(const nlohmann::json& wire);
-Result<StateRequest> decode_state(const nlohmann::json& wire);
-Result<RestoreRequest> decode_restore(const nlohmann::json& wire);
-Result<PurgeRequest> decode_purge(const nlohmann::json& wire);
-
-// The text of a store.find answer: {"total":T,"count":C,"documents":[...]} in exactly this
-// order, built from documents already held as JSON text, so a reader can take the array out
-// without parsing it (decode_find_answer). `total` is -1 when it was not asked for.
-std::string encode_find_answer(const std::vector<std::string>& document_texts, int64_t total);
-// Reads that text back. Text in another layout (any valid JSON object with a "documents" array)
-// is parsed the slow way, so a driver that builds its answer differently still works.
-Result<FindTextAnswer> decode_find_answer(std::string_view text);
-// The same with the documents parsed into trees.
-Result<FindAnswer> decode_find_documents(std::string_view text);
-
-// The match tree back in match syntax ({"price:$gt": 10, ...}), and a sort in sort syntax.
-nlohmann::json match_to_json(const query::Match& match);
-std::string sort_to_text(const std::vector<query::SortKey>& sort);
-
 // Applies a change to one document in memory: the reference every driver follows.
 Status apply_change(nlohmann::json& document, const Change& change);
 
