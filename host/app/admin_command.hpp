@@ -31,8 +31,8 @@ struct AdminCreateArgs {
 Result<nlohmann::json> create_admin(const Daemon& daemon, const AdminCreateArgs& args);
 
 // The whole command: loads the host from `config`, creates the admin, stops the host. Prints
-// "admin created: <_userkey> <email>" on standard output and answers 0, or prints
-// "error: <CODE>: <message>" on standard error and answers 1.
+// "admin created: <_userkey> <email>" on standard output and returns 0, or prints
+// "error: <CODE>: <message>" on standard error and returns 1.
 int run_admin_create(Config config, const AdminCreateArgs& args);
 
 }  // namespace opbase::host

@@ -178,7 +178,7 @@ std::optional<http::Response> HttpGateway::admit(const http::RequestHead& head,
   const std::string_view path = head.path();
   if (!is_api_path(path) || head.method != "POST") return std::nullopt;
   const std::optional<std::string_view> endpoint_key = endpoint_key_of(path);
-  // A path below an endpoint key is no API call (the JWKS, or no route): handle() answers it.
+  // A path below an endpoint key is no API call (the JWKS, or no route): handle() responds to it.
   if (endpoint_key && endpoint_key->find('/') != std::string_view::npos) return std::nullopt;
   const auto admitted = dispatcher_.admit(endpoint_key, head.field("X-API-KEY"));
   if (admitted) return std::nullopt;

@@ -3,7 +3,7 @@
 //   POST /api/{endpoint_key}   ops, and the statement form      (DECISIONS 1)
 //   POST /api                  the same, project chosen by the API key
 //   GET  /api/{endpoint_key}/.well-known/jwks.json   the ID token keys (DECISIONS 17; no API key)
-//   GET  /healthz              the process answers
+//   GET  /healthz              whether the process responds
 //   GET  /readyz               stores reachable, every enabled plugin loaded (503 otherwise)
 //   GET  /metrics              Prometheus text format
 // Anything else is a JSON error: 404 for an unknown path, 405 (with Allow) for a wrong method.

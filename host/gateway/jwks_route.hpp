@@ -1,4 +1,4 @@
-// The JWKS route (DECISIONS 17): GET /api/{endpoint_key}/.well-known/jwks.json answers the
+// The JWKS route (DECISIONS 17): GET /api/{endpoint_key}/.well-known/jwks.json returns the
 // public keys that verify the project's ID tokens, as the auth plugin's service "auth.jwks"
 // gives them ({"keys": [...]}, a JSON Web Key Set). Public keys are public: no API key is asked
 // for, and the answer may be cached for five minutes.

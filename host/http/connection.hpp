@@ -22,9 +22,9 @@ struct Connection {
   enum class Phase {
     kHead,        // waiting for (the rest of) a request's head; idle when `in` is empty
     kBody,        // the head is admitted, reading the body
-    kWithWorker,  // a worker is answering the request
+    kWithWorker,  // a worker is handling the request
     kWriting,     // a response is partly sent; the socket was full
-    kLingering,   // answered and half-closed: reading and dropping what the client still sends
+    kLingering,   // responded to and half-closed: reading and dropping what the client still sends
     kClosing,     // to be closed by the I/O thread at its next turn
   };
   // What follows once the response is sent.
@@ -46,7 +46,7 @@ struct Connection {
   bool refused_at_accept = false;
 
   std::string in;   // read and not yet used
-  Request request;  // the request being received, then answered
+  Request request;  // the request being received, then responded to
   ChunkedDecoder chunked;
   size_t reserved_body_bytes = 0;  // of the server's budget for bodies in flight
 

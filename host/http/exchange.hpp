@@ -1,4 +1,4 @@
-// What passes between the HTTP front (HttpServer) and whoever answers the requests (the gateway):
+// What passes between the HTTP front (HttpServer) and whoever handles the requests (the gateway):
 // a whole request, a response to send, and the Handler interface the front calls.
 //
 // Thread-safety: plain values; see Handler for which thread calls what.

@@ -138,7 +138,7 @@ class HttpServer::Loop {
     finished_.store(true);
     wake();
     if (thread_.joinable()) thread_.join();
-    workers_->stop();  // answers what was queued; its writes go to sockets still open
+    workers_->stop();  // handles what was queued; its writes go to sockets still open
   }
 
  private:
@@ -225,8 +225,8 @@ class HttpServer::Loop {
   }
 
   // A connection over a cap gets its refusal and is closed after lingering like any other
-  // answered one, so the client reads the answer rather than a reset. At most kMaxRefusing such
-  // connections at once; past that, a flood is closed without an answer.
+  // responded to one, so the client reads the response rather than a reset. At most kMaxRefusing
+  // such connections at once; past that, a flood is closed without an answer.
   static constexpr int kMaxRefusing = 1024;
   void refuse_connection(int fd, std::string address, int status, const Status& why) {
     if (refusing_ >= kMaxRefusing) {
@@ -342,7 +342,7 @@ class HttpServer::Loop {
     return true;
   }
 
-  // Parses and admits the head at the start of `c.in`; false when it answered instead.
+  // Parses and admits the head at the start of `c.in`; false when it responded instead.
   bool take_head(Connection& c, size_t length) {
     HeadParse parsed = parse_request_head(std::string_view(c.in).substr(0, length));
     c.in.erase(0, length);
@@ -387,7 +387,8 @@ class HttpServer::Loop {
         {{"max_bytes", settings_.max_body_bytes}});
   }
 
-  // Takes `bytes` more of the budget for bodies in flight; answers 503 and false when it is used.
+  // Takes `bytes` more of the budget for bodies in flight; responds 503 and returns false when it
+  // is used.
   bool reserve(Connection& c, size_t bytes) {
     const auto max = static_cast<int64_t>(settings_.max_inflight_body_bytes);
     int64_t held = counters_.inflight_body_bytes.load();
@@ -413,7 +414,7 @@ class HttpServer::Loop {
   }
 
   // Moves body bytes from `c.in`; hands the request to a worker once it is whole. False when it
-  // answered or handed over, true while more of the body is to come.
+  // responded to or handed over, true while more of the body is to come.
   bool take_body(Connection& c) {
     const RequestHead& head = c.request.head;
     std::string& body = c.request.body;

@@ -1,6 +1,6 @@
 // HttpServer: the daemon's HTTP/1.1 front. One I/O thread waits on every connection at once
 // (epoll), reads and parses requests, and hands each whole request to a pool of worker threads;
-// a worker answers it and writes the response. A connection that is idle, or has sent only part
+// a worker handles it and writes the response. A connection that is idle, or has sent only part
 // of a request, costs a few hundred bytes and no thread, so slow or idle clients cannot take the
 // workers away from the others.
 //
@@ -80,8 +80,8 @@ class HttpServer {
   int port() const { return port_; }
 
   // Stops accepting (new connections are refused by the kernel at once), closes idle connections,
-  // lets requests under way finish and be answered (with Connection: close) for at most `drain_s`
-  // seconds, then closes everything and joins the threads.
+  // lets requests under way finish and be responded to (with Connection: close) for at most
+  // `drain_s` seconds, then closes everything and joins the threads.
   void stop(int drain_s);
 
   const ServerCounters& counters() const { return counters_; }

@@ -13,7 +13,7 @@ enum class Level { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3 };
 // Lines below `level` are dropped. Set once at start-up.
 void set_level(Level level);
 // Appends lines to `path` instead of standard error (a detached daemon has none). Set once at
-// start-up, before other threads log; answers false with errno set when the file cannot be opened.
+// start-up, before other threads log; returns false with errno set when the file cannot be opened.
 bool set_file(const std::string& path);
 bool parse_level(std::string_view text, Level* out);
 bool enabled(Level level);

@@ -1,7 +1,7 @@
 // MailQueue: the daemon's Mailer for plugins. submit() keeps each mail in the calling project's
-// store (namespace "host.mail", collection `mail_queue`) and answers at once; worker threads
+// store (namespace "host.mail", collection `mail_queue`) and returns at once; worker threads
 // send what is due through the transport, so a plugin's answer never waits for, or depends on,
-// a mail server (send_otp answers alike whether or not it mails). A mail that fails is tried
+// a mail server (send_otp responds alike whether or not it mails). A mail that fails is tried
 // again after a wait that doubles (from mail.queue.retry_s, at most an hour) and is given up
 // after mail.queue.max_attempts, each failure logged without the text. Sent or given up, the
 // mail is removed for good: it holds a one-time code in clear. A decoy (Mail::discard) is

@@ -1,4 +1,4 @@
-// The host's side of `opbase_response`: what one op or service call answered. Created by the
+// The host's side of `opbase_response`: what one op or service call returned. Created by the
 // host for one call, written by the plugin through host->respond / respond_error, read by the
 // host after the call returns. Used by one thread at a time.
 #pragma once

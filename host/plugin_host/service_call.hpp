@@ -14,7 +14,7 @@ namespace opbase::host {
 
 // Calls `service` for `project_id` with `input` (JSON text). Answers the service's data as JSON
 // text ("null" when it set none), or its error. A service that lets an exception escape (the
-// SDK never does; a C plugin cannot) or fails without an error answers INTERNAL_ERROR.
+// SDK never does; a C plugin cannot) or fails without an error returns INTERNAL_ERROR.
 Result<std::string> call_plugin_service(const ServiceEntry& service, std::string_view project_id,
                                         std::string_view input);
 

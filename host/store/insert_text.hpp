@@ -35,7 +35,7 @@ struct TextInsert {
 // outlive the result.
 Result<TextInsert> decode_insert_text(std::string_view wire);
 
-// What every store service answers a request that is not a JSON object.
+// What every store service returns for a request that is not a JSON object.
 Status not_a_json_object();
 
 // The same request with each document parsed, for a driver that keeps trees.

@@ -5,7 +5,7 @@
 // namespaces never meet, while `_key` is unique across the whole project store.
 //
 // Contract every driver keeps (tests/unit/store_conformance_test.cpp checks it):
-//  - queries answer exactly what the reference evaluator (query.hpp) answers, in the order of
+//  - queries return exactly what the reference evaluator (query.hpp) returns, in the order of
 //    query::compare_for_sort over the sort keys, ties broken by `_key` in the last key's direction;
 //  - only documents in the requested state and of the request's scope are seen or changed;
 //  - each call is atomic: a failed call changes nothing; a call that returned ok is durable;
@@ -67,7 +67,7 @@ class ProjectStore {
   virtual Result<int64_t> purge(std::string_view ns, const store::PurgeRequest& request) = 0;
   virtual Result<bool> collection_exists(std::string_view ns, std::string_view collection) = 0;
 
-  // Whether the store answers now (for /readyz).
+  // Whether the store responds now (for /readyz).
   virtual Status ping() = 0;
 
   // Conveniences for host code and tests that hold documents as trees. They go through the

@@ -1,6 +1,6 @@
 // WriteEvents: the events of one store write (store.hpp Events), between the store service and
 // the driver. The driver reports what the write inserted and changed, inside the write's own
-// transaction, and stores the journal records this answers in that same transaction; after the
+// transaction, and stores the journal records this returns in that same transaction; after the
 // commit the store service publishes the events on the bus. So an event is kept exactly when
 // its write is: on sqlite (and the memory driver) in one transaction; on mongodb right after
 // the write, before it is acknowledged (see docs/operations.md "Webhooks: what can be lost").

@@ -132,7 +132,7 @@ opbase_rc fake_respond_error(opbase_response* r, opbase_str code, opbase_str mes
   const bool details_ok = view(details).empty() || answers::is_json_object(view(details));
   if (!answers::valid_error_code(view(code)) || !details_ok ||
       !answers::valid_http_status(http_status)) {
-    // As the daemon does: a malformed error is the plugin's bug, answered as INTERNAL_ERROR.
+    // As the daemon does: a malformed error is the plugin's bug, returned as INTERNAL_ERROR.
     out->code = "INTERNAL_ERROR";
     out->message = "the plugin answered a malformed error";
     out->details.clear();

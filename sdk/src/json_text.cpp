@@ -436,7 +436,7 @@ bool scan_value(Cursor& c, Nesting& nesting) {
 }
 
 // Blanks, then the end of the text. nlohmann reads a NUL where a token starts as the end of the
-// input, so it accepts "{}\0junk". Not here: the host copies a valid text into its answers as it
+// input, so it accepts "{}\0junk". Not here: the host copies a valid text into its responses as it
 // is, and the bytes after the NUL would go out with it.
 bool at_end(Cursor& c) {
   skip_blanks(c);

@@ -64,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   const nlohmann::json doc = accepted ? nlohmann::json::parse(text) : nlohmann::json();
   for (const char* name : {"sub", "a", ""}) check_member(text, doc, name);
-  // The same names in one pass answer what each answers alone.
+  // The same names in one pass return what each returns alone.
   const std::string_view names[] = {"sub", "a", ""};
   std::optional<std::string_view> found[3];
   const bool read = opbase::json_text::top_level_members(text, names, found);

@@ -15,7 +15,7 @@ namespace {
 
 using namespace opbase::host;
 
-// An op that answers the "x" field of its body, or an error when there is none.
+// An op that returns the "x" field of its body, or an error when there is none.
 opbase_rc echo_x(void*, const opbase_request* request, opbase_response* response) {
   const auto body = nlohmann::json::parse(std::string_view(request->body.ptr, request->body.len));
   if (!body.contains("x")) {

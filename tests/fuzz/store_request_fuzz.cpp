@@ -8,7 +8,7 @@
 // each input reproduces alone and the store's size is bounded by one input's.
 //
 // Invariants (std::abort on a violation): nothing throws; every failure is a Status with a
-// non-empty code and message and null or object details; a successful find answers an array no
+// non-empty code and message and null or object details; a successful find returns an array no
 // longer than its limit, in its owner scope, matching its match, in sort order, with a total
 // equal to store.count's; another namespace is never seen or changed; and for every decode_*,
 // encode(decode(x)) decodes again to an equal request (and encodes identically). The text path

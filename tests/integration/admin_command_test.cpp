@@ -2,7 +2,7 @@
 // one helper that starts the binary (DaemonProcess::spawn, with the sub-command after the
 // helper's --config and --set options). The command's own behaviour (options, environment,
 // exit codes, what it prints) is tested against the fake auth plugin, which provides
-// "auth.admin_create" (tests/plugins/fake_auth): it answers {"_userkey": "u-admin", "email":
+// "auth.admin_create" (tests/plugins/fake_auth): it returns {"_userkey": "u-admin", "email":
 // <email>}, refuses "taken@example.com", and logs the email and display name it was given. The
 // last test runs it with the real auth plugin, whose admin then signs in over HTTP.
 // Thread-safety: each test runs on the one gtest thread.

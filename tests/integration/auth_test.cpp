@@ -749,7 +749,7 @@ TEST_F(AuthHttp, SendOtpAnswersAlikeForUnknownAddressesAndMailsNothing) {
   EXPECT_EQ(send_otp(known, "dance").code(), "VALIDATION_ERROR");
 }
 
-// The answer does not wait for the mail server: with one that never answers, a known and an
+// The answer does not wait for the mail server: with one that never responds, a known and an
 // unknown address both get the same answer at once (the mail waits in the queue).
 TEST_F(AuthHttp, SendOtpAnswersAlikeWhileTheMailServerHangs) {
   SmtpSink silent({.silent = true});

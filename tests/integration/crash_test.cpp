@@ -44,7 +44,7 @@ class TempDir {
 // What the clients were told: acknowledged documents by _key, and every batch id they sent.
 struct Ledger {
   std::mutex mutex;
-  std::map<std::string, json> acknowledged;  // _key → the document as answered
+  std::map<std::string, json> acknowledged;  // _key → the document as returned
   std::vector<std::string> batches_sent;
   int acknowledged_batches = 0;
 };
@@ -71,7 +71,7 @@ void write_until_killed(const DaemonProcess& daemon, const Headers& alice, int w
     std::lock_guard lock(ledger.mutex);
     ++ledger.acknowledged_batches;
     for (json doc : answer["data"]) {
-      doc.erase("_updated_at");  // answered by insert, not stored
+      doc.erase("_updated_at");  // returned by insert, not stored
       ledger.acknowledged[doc["_key"].get<std::string>()] = doc;
     }
   }

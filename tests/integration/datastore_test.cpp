@@ -107,7 +107,7 @@ TEST_F(Datastore, InsertStampsTheBaseProperties) {
       as("alice", {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}});
   ASSERT_EQ(found.data().size(), 1u);
   json stored = found.data()[0];
-  EXPECT_FALSE(stored.contains("_updated_at"));  // only in insert and update answers
+  EXPECT_FALSE(stored.contains("_updated_at"));  // only in insert and update results
   stored["_updated_at"] = stored["_modified_at"];
   EXPECT_EQ(stored, doc);
 }
@@ -543,7 +543,7 @@ TEST_F(Datastore, UpdateStrategiesAndFunctions) {
                 {"data", {{{"_key", a_key}, {"n", 99}}, {{"_key", b_key}, {"@name", "@inc(1)"}}}}});
   EXPECT_EQ(bad.code(), "VALIDATION_ERROR");
   EXPECT_EQ(find_names("alice", c, {{"n", 99}}), Names{});
-  // The stored documents are what the answers said.
+  // The stored documents are what the results said.
   EXPECT_EQ(find_names("alice", c, {{"flag", true}}, {{"sort", "name asc"}}), (Names{"b", "c"}));
   EXPECT_EQ(find_names("alice", c, {{"address.city", "Oslo"}}), (Names{"a"}));
 }

@@ -1,5 +1,5 @@
 // The two example plugins, built out of tree against the installed SDK (the fixture
-// examples_out_of_tree_build does that first), loaded by the daemon and answering over HTTP.
+// examples_out_of_tree_build does that first), loaded by the daemon and responding over HTTP.
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,7 +1,7 @@
 // gateway_test: the HTTP gateway of the real daemon, over real HTTP. Every bad input gets its
 // code and HTTP status (DECISIONS 1-4), user access goes through the "auth.verify_token" service
 // (the fake auth plugin of tests/plugins/fake_auth), the JWKS route publishes what the auth
-// plugin's "auth.jwks" service answers, the health, readiness and metrics routes answer, and a
+// plugin's "auth.jwks" service returns, the health, readiness and metrics routes respond, and a
 // flood of malformed requests leaves the daemon serving.
 // Each test starts its own daemon, so counters and logs belong to that test alone.
 // Thread-safety: each test runs on the one gtest thread.
@@ -41,7 +41,7 @@ bool contains(const std::string& text, std::string_view part) {
   return text.find(part) != std::string::npos;
 }
 
-// Polls `probe` until it answers true or `timeout` passes; answers its last result. Used where
+// Polls `probe` until it returns true or `timeout` passes; returns its last result. Used where
 // the daemon updates a value just after the response is on the wire (the request metrics).
 bool eventually(const std::function<bool()>& probe, std::chrono::milliseconds timeout = 5s) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;

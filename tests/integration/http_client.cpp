@@ -227,7 +227,7 @@ RawReply raw_exchange(int port, std::string_view bytes, std::chrono::millisecond
       send_all(socket, bytes, deadline);
       if (half_close) socket.shutdownSend();
     } catch (const Poco::Exception& e) {
-      // The server may have answered and closed before taking all of it: still read the answer.
+      // The server may have responded and closed before taking all of it: still read the response.
       reply.error = "send: " + e.displayText();
     }
     read_until_closed(socket, reply, deadline);

@@ -37,7 +37,7 @@ struct HttpResponse {
   std::map<std::string, std::string> headers;  // names lower-cased
   std::string error;                           // transport failure text; empty on a response
 
-  // The body parsed as JSON. A body that is not JSON fails the current test and answers null.
+  // The body parsed as JSON. A body that is not JSON fails the current test and returns null.
   nlohmann::json json() const;
   // The value of header `name` (any case), or "" when absent.
   std::string header(std::string_view name) const;

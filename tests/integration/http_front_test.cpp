@@ -187,7 +187,7 @@ TEST_F(HttpFront, PastTheCapOfOneAddressItsNewConnectionsAre429AndOthersAreServe
 }
 
 // One worker busy and one request waiting: a third whole request finds the queue full and is
-// answered at once instead of waiting behind them.
+// responded to at once instead of waiting behind them.
 TEST_F(HttpFront, PastAFullQueueARequestIs503AtOnce) {
   start({{"server.threads", "1"}, {"server.queue", "1"}}, {"echo", "probe"});
   const std::string sleep = R"({"op":"probe.sleep","ms":2000})";

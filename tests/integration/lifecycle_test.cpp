@@ -22,7 +22,7 @@ bool contains(const std::string& text, std::string_view part) {
   return text.find(part) != std::string::npos;
 }
 
-// Polls `probe` until it answers true or `timeout` passes; answers its last result.
+// Polls `probe` until it returns true or `timeout` passes; returns its last result.
 bool eventually(const std::function<bool()>& probe, std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!probe()) {
@@ -152,7 +152,7 @@ TEST(Lifecycle, SigtermOnAnIdleDaemonExitsZero) {
 
 // ---- refused start-ups ----
 
-// Starts a daemon that must refuse to start; answers its exit status and log.
+// Starts a daemon that must refuse to start; returns its exit status and log.
 std::pair<std::optional<int>, std::string> refused_start(const DaemonOptions& options) {
   auto daemon = DaemonProcess::spawn(options);
   const std::optional<int> status = daemon->wait_exit(20s);

@@ -1,7 +1,7 @@
 // mail_test: the host service "mail.send" in the real daemon. A plugin (probe.call) hands a mail
 // to it and gets {"queued": true} at once; the queue sends it in the background, with the
 // default `log` transport as one line of the server log. A failed send is logged and tried
-// again, never answered to the plugin; queued mail survives kill -9 and SIGTERM and reaches a
+// again, never reported to the plugin; queued mail survives kill -9 and SIGTERM and reaches a
 // real SMTP server after the restart. A bad mail.* setting refuses the start with a message
 // naming the key, from the file, the environment or the command line alike.
 // Thread-safety: each test runs on the one gtest thread.

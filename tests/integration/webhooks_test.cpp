@@ -138,8 +138,8 @@ TEST(Webhooks, FailedAttemptsAreRetriedWithTheSameIdThenTheMessageFails) {
   EXPECT_EQ(daemon->metric("opbase_webhooks_retried_total"), 4 + 5);  // 2 + 2, then 5
 }
 
-// The `_key`s of the document.created events `receiver` answered 200, once there are `count` (or
-// after 20 s).
+// The `_key`s of the document.created events `receiver` responded 200 to, once there are `count`
+// (or after 20 s).
 std::set<std::string> delivered_document_keys(const WebhookReceiver& receiver, size_t count) {
   std::set<std::string> delivered;
   for (int round = 0; round < 200 && delivered.size() < count; ++round) {
@@ -155,7 +155,7 @@ std::set<std::string> delivered_document_keys(const WebhookReceiver& receiver, s
   return delivered;
 }
 
-// 20 inserts as `first` answers, the daemon stopped by `stop_signal`, then a restart with the
+// 20 inserts as `first` returns, the daemon stopped by `stop_signal`, then a restart with the
 // receiver healthy: every acknowledged insert's event is delivered. `before_stop` runs on the
 // first daemon after the inserts.
 void pending_messages_survive(int stop_signal, ReceiverBehaviour first,
@@ -375,7 +375,7 @@ TEST(Webhooks, AdminsManageEndpointsAndSeeEveryAttempt) {
   EXPECT_EQ(second.deliveries().size(), 5u);
 }
 
-// A second endpoint, for document.created, made with the server admin key; answers its id.
+// A second endpoint, for document.created, made with the server admin key; returns its id.
 std::string create_endpoint(const DaemonProcess& daemon, const std::string& url) {
   HttpResponse created = daemon.call(
       {{"op", "webhooks.endpoint.create"}, {"url", url}, {"events", {"document.created"}}},

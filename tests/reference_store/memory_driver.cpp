@@ -31,7 +31,7 @@ struct Record {
   json doc;
 };
 
-// Keyed by `_key`, unique in the whole project, so key-ordered answers come for free.
+// Keyed by `_key`, unique in the whole project, so key-ordered results come for free.
 using Records = std::map<std::string, Record, std::less<>>;
 
 std::optional<std::string> owner_of(const json& doc) {

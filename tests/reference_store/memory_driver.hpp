@@ -4,7 +4,7 @@
 // mongodb drivers to, so it favours obviousness over speed: every call scans the project's
 // documents. Tests only; not selectable in the configuration. Nothing is durable.
 //
-// Orders the contract leaves to the driver, fixed here so every driver answers alike:
+// Orders the contract leaves to the driver, fixed here so every driver returns alike:
 //  - update: the steps in request order; within a step, the documents it changed in `_key`
 //    ascending order;
 //  - change_state / restore: the keys in `_key` ascending order.

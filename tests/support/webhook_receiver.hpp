@@ -1,8 +1,8 @@
 // WebhookReceiver: a real HTTP receiver for webhook deliveries (tests/webhooks/receiver.py on
 // /usr/bin/python3's http.server) in a child process. It records every request to a path other
-// than its control paths (/_control*, /_deliveries) with its headers and raw body, and answers as
+// than its control paths (/_control*, /_deliveries) with its headers and raw body, and responds as
 // its behaviour says: fail the first attempts of each Webhook-Id, answer one status to all, sleep
-// before answering, or drop the connection without an answer. verify_signatures() checks what it
+// before responding, or drop the connection without a response. verify_signatures() checks what it
 // recorded with the official Standard Webhooks library (tests/webhooks/verify_signatures.mjs on
 // npm standardwebhooks), independently of opbase's own signing code.
 //
@@ -30,7 +30,7 @@
 
 namespace opbase::test {
 
-// How the receiver answers attempt k of a Webhook-Id (requests without one share a counter):
+// How the receiver responds to attempt k of a Webhook-Id (requests without one share a counter):
 // k <= close_first: the connection is dropped without an answer; else k <= fail_first:
 // fail_status; else status. Every delivery first waits sleep_ms.
 struct ReceiverBehaviour {
@@ -60,7 +60,7 @@ struct Delivery {
   std::map<std::string, std::string> headers;  // lower-cased names; repeats joined with ", "
   int64_t received_ms = 0;  // wall-clock Unix time in ms when the request had been read
   int64_t answered_ms = 0;  // when the answer was written; 0: not (yet), or dropped
-  int status = 0;           // the status answered; 0: the connection was dropped unanswered
+  int status = 0;           // the status responded; 0: the connection was dropped unanswered
   int attempt = 0;          // the n-th request with this Webhook-Id
   int peer_port = 0;        // the sender's port: equal for requests on one kept connection
 

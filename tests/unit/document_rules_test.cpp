@@ -1,5 +1,5 @@
 // The rules of user documents (spec 2.1, DECISIONS 5, 11, 39): keys, refs, times, the stored
-// form of a new document and its refusals, and `_updated_at` in answers.
+// form of a new document and its refusals, and `_updated_at` in results.
 #include "document_rules.hpp"
 
 #include <gtest/gtest.h>

@@ -145,7 +145,7 @@ TEST(JsonText, NulIsRefusedEvenWhereNlohmannEndsTheText) {
   for (const std::string& text : {"{}\0"s, "{} \0 junk ]]"s, "1\0x"s, "\"a\"\0\xFF"s}) {
     SCOPED_TRACE("text: " + shown(text));
     EXPECT_TRUE(nlohmann::json::accept(text));
-    EXPECT_FALSE(is_valid(text));  // ...the validator does not: the junk would reach answers
+    EXPECT_FALSE(is_valid(text));  // ...the validator does not: the junk would reach responses
     EXPECT_FALSE(is_object(text));
   }
   expect_table({
@@ -479,7 +479,7 @@ TEST(JsonTextMember, AgreesWithNlohmannOnTheExamples) {
   }
 }
 
-// top_level_members answers for each name what top_level_member answers for it alone.
+// top_level_members returns for each name what top_level_member returns for it alone.
 void expect_members_agree(std::string_view text, const std::vector<std::string_view>& names) {
   std::vector<std::optional<std::string_view>> found(names.size(), "stale"sv);
   const bool read = top_level_members(text, names, found);

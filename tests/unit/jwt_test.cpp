@@ -155,7 +155,7 @@ TEST_P(Jwt, StoredKeyStillVerifiesItsTokens) {
 }
 
 TEST_P(Jwt, KeysOfTheSameAlgDoNotVerifyEachOther) {
-  // The other key answers to this key's kid: only the key material tells them apart.
+  // The other key goes by this key's kid: only the key material tells them apart.
   const SigningKey other = make_key(GetParam());
   const std::string token = sign_ok(other, claims());
   const KeyLookup wrong_key = [this](std::string_view) { return &key(); };

@@ -50,7 +50,7 @@ void expect_refused(const json& lookup, const std::string& words) {
   EXPECT_NE(status.message().find(words), std::string::npos) << status.message();
 }
 
-// A fake store: the documents of each collection, and every fetch it answered.
+// A fake store: the documents of each collection, and every fetch it returned.
 struct FakeStore {
   std::map<std::string, std::vector<json>> collections;
   struct Call {
@@ -58,7 +58,7 @@ struct FakeStore {
     query::Match match;
   };
   std::vector<Call> calls;
-  // When set, every fetch answers all documents of the collection, matching or not.
+  // When set, every fetch returns all documents of the collection, matching or not.
   bool answer_everything = false;
 
   FetchForeign fetch() {

@@ -1,4 +1,4 @@
-// MailQueue on the memory store with a fake clock and a scripted transport: submit answers
+// MailQueue on the memory store with a fake clock and a scripted transport: submit returns
 // {"queued": true} without sending; a worker sends in the background and removes the mail; a
 // failure is retried after a doubling wait and given up after the last attempt; a stop leaves
 // pending mail queued for the next queue on the same stores; two workers never send one mail

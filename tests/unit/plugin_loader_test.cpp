@@ -52,7 +52,7 @@ opbase_str str(std::string_view s) { return {s.data(), s.size()}; }
   return ::testing::AssertionFailure() << "'" << part << "' is not in:\n  " << text;
 }
 
-// What one op call answered.
+// What one op call returned.
 struct Answer {
   opbase_rc rc = OPBASE_RC_ERROR;
   opbase_response response;
@@ -264,7 +264,7 @@ TEST_F(PluginLoaderTest, InvalidPluginNameIsRefusedBeforeInit) {
 TEST_F(PluginLoaderTest, FailedInitIsRolledBackAndNeverShutDown) {
   Status s = expect_refused("initfail", "init failed (answered 1); nothing it registered was kept");
   EXPECT_TRUE(Contains(s.message(), "plugin_abi=" + kHostAbi));
-  // initfail had registered an op, a service and a subscription ("answered 1" says all three
+  // initfail had registered an op, a service and a subscription ("returned 1" says all three
   // were accepted); none survives.
   EXPECT_EQ(registry_.find_op("initfail.first"), nullptr);
   EXPECT_EQ(registry_.find_service("initfail.svc"), nullptr);
@@ -274,7 +274,7 @@ TEST_F(PluginLoaderTest, FailedInitIsRolledBackAndNeverShutDown) {
 }
 
 TEST_F(PluginLoaderTest, DuplicateOpWithinOnePluginIsRefusedAndRolledBack) {
-  // dup is a C++ SDK plugin: the SDK turns the refused registration into init answering ERROR.
+  // dup is a C++ SDK plugin: the SDK turns the refused registration into init returning ERROR.
   expect_refused("dup",
                  "init failed (answered 1) after: op 'dup.x' is already registered by plugin "
                  "'dup'; nothing it registered was kept");
@@ -314,7 +314,7 @@ TEST_F(PluginLoaderTest, OpOutsideThePluginsAreaIsRefusedEvenWhenInitAnswersOk) 
                  "nothing it registered was kept");
   EXPECT_EQ(registry_.find_op("echo.steal"), nullptr);
   EXPECT_EQ(registry_.find_op("rogue.ok"), nullptr) << "rogue.ok survived the rollback";
-  // init answered OK, so the host calls shutdown before giving up on it (abi.h).
+  // init returned OK, so the host calls shutdown before giving up on it (abi.h).
   EXPECT_EQ(lifecycle(), (std::vector<std::string>{"init rogue", "shutdown rogue"}));
 }
 
@@ -523,7 +523,7 @@ TEST_F(PluginLoaderTest, LoadAllSearchesTheFoldersInOrderAndTakesPaths) {
 
 // ---- call_service: host services and plugin services ----------------------------------------
 
-// What one call_service answered through its callback.
+// What one call_service returned through its callback.
 struct ServiceAnswer {
   opbase_rc rc = OPBASE_RC_REFUSED;  // as passed to the callback; REFUSED: never called
   int calls = 0;
@@ -544,7 +544,7 @@ void record_service_answer(void* ctx, opbase_rc rc, opbase_str data, opbase_str 
   if (details.len > 0) answer->details = json::parse(std::string_view(details.ptr, details.len));
 }
 
-// A Mailer that keeps what it sends (after the checks every transport makes), or answers
+// A Mailer that keeps what it sends (after the checks every transport makes), or returns
 // `failure` when that is set.
 class RecordingMailer final : public Mailer {
  public:

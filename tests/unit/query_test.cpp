@@ -493,7 +493,7 @@ TEST(QuerySort, TotalOrderAcrossTypes) {
   EXPECT_EQ(compare_values(1, 1.0), 0);
 }
 
-// Sorts documents stably by `text` and answers their "id"s in order.
+// Sorts documents stably by `text` and returns their "id"s in order.
 std::vector<int> sorted_ids(std::vector<json> docs, std::string_view text) {
   const auto keys = sort_keys(text);
   std::stable_sort(docs.begin(), docs.end(),

@@ -227,7 +227,7 @@ TEST_F(KitTest, FailedStatusBecomesTheErrorEnvelope) {
 }
 
 TEST_F(KitTest, MalformedErrorCodeIsAnInternalErrorAsOnTheDaemon) {
-  // The daemon (response_set_error) answers INTERNAL_ERROR / 500 for an error code that is not
+  // The daemon (response_set_error) responds INTERNAL_ERROR / 500 for an error code that is not
   // upper-case letters, digits and '_'. The fake host must not let such a plugin pass its tests.
   const CallResult r = host_.call("kit.bad_code");
   ASSERT_FALSE(r.ok);

@@ -1,7 +1,7 @@
 // The DocumentStore conformance suite (host/store/project_store.hpp): one set of tests every
 // driver must pass, run once per driver. "memory" is the reference; "sqlite" always runs;
 // "mongodb" runs only when
-// OPBASE_TEST_MONGODB_URI names a server. Expected answers are written out by hand, or computed
+// OPBASE_TEST_MONGODB_URI names a server. Expected results are written out by hand, or computed
 // here from the inserted documents with the reference evaluator of query.hpp, never taken from
 // the memory driver, so the memory driver is checked too.
 #include <gtest/gtest.h>
@@ -229,7 +229,7 @@ class StoreConformance : public ::testing::TestWithParam<std::string> {
     return found ? found->documents : std::vector<json>{};
   }
 
-  // The keys a find answers: every document (no limit), `_key` ascending unless told.
+  // The keys a find returns: every document (no limit), `_key` ascending unless told.
   Keys find_keys(const std::string& collection, std::string_view match,
                  std::string_view sort = "_key asc", Scope scope = Scope::everyone(),
                  State state = State::kActive, std::string_view ns = kNs) {
@@ -1145,7 +1145,7 @@ TEST_P(StoreConformance, IndexesGiveTheSameAnswers) {
       }
     }
   }
-  // A few answers written out, so the reference is checked too.
+  // A few results written out, so the reference is checked too.
   EXPECT_EQ(find_keys("idx", R"({"v": 1})"), (Keys{"x01", "x02", "x09"}));
   EXPECT_EQ(find_keys("idx", R"({"v:$in": [1, "b", null]})", "_key asc", Scope::user("y")),
             (Keys{"x02", "x05", "x09"}));
@@ -1380,7 +1380,7 @@ class RandomData {
   std::mt19937 rng_;
 };
 
-// Where two answers part, with both documents, for the failure message.
+// Where two results part, with both documents, for the failure message.
 std::string first_difference(const std::vector<json>& expected, const std::vector<json>& got) {
   std::size_t i = 0;
   while (i < expected.size() && i < got.size() && expected[i] == got[i]) ++i;

@@ -1,5 +1,5 @@
 // The webhook tests' own tools (tests/support/webhook_receiver.hpp): the HTTP receiver
-// (tests/webhooks/receiver.py) records what was sent and answers as its behaviour says, and the
+// (tests/webhooks/receiver.py) records what was sent and responds as its behaviour says, and the
 // independent verifier (tests/webhooks/verify_signatures.mjs on npm standardwebhooks) accepts a
 // Standard Webhooks signature computed here with OpenSSL and refuses a tampered one. Before the
 // webhooks plugin's tests lean on them, they are shown to work. No assertion on durations, except
@@ -260,7 +260,7 @@ TEST(WebhookReceiver, CloseFirstDropsTheConnectionUnanswered) {
   std::vector<Delivery> got = receiver.deliveries();
   EXPECT_EQ(statuses(got), (std::vector<int>{0, 200, 0}));
   ASSERT_EQ(got.size(), 3u);
-  EXPECT_EQ(got[0].answered_ms, 0);  // never answered
+  EXPECT_EQ(got[0].answered_ms, 0);  // never responded
   EXPECT_EQ(got[0].body, kBody);     // but recorded whole
 
   // Drops come first, then failures, then the status.

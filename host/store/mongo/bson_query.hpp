@@ -26,7 +26,7 @@
 // - Array indexes: MongoDB reads a numeric path segment ("items.0") as an array index too;
 //   docs/query.md says "0" is a field name. Paths with numeric segments through arrays differ.
 // - null/missing through arrays with non-object elements ({"a": [1, {"b": 2}]}, {"a": []} for
-//   "a.b": null) are defined in docs/query.md; MongoDB's answers there must be checked against a
+//   "a.b": null) are defined in docs/query.md; MongoDB's results there must be checked against a
 //   server in the driver's integration tests.
 // - Sort: MongoDB sorts an array field by its smallest (asc) / largest (desc) element, reaches
 //   through arrays, compares objects type-first per element, and is not stable on ties; see the

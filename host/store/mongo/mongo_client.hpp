@@ -1,5 +1,5 @@
 // The libmongoc side of the mongodb driver: the client pool and the few calls the project store
-// makes, each answering a Status or Result. libmongoc's errors become INTERNAL_ERROR with
+// makes, each returning a Status or Result. libmongoc's errors become INTERNAL_ERROR with
 // libmongoc's message, from which the URI's password is removed (an error may quote the URI).
 // Nothing here throws (other than std::bad_alloc).
 // Thread-safety: a ClientPool is shared by every thread; a Collection belongs to one call.

@@ -1,5 +1,5 @@
 // The mongodb driver's project store: the DocumentStore requests as libmongoc calls over the
-// records of record.hpp, answering what the sqlite driver answers.
+// records of record.hpp, returning what the sqlite driver returns.
 //
 // Atomicity. A call here is not one transaction: MongoDB has multi-document transactions only on
 // replica sets and sharded clusters, and the driver must work on a standalone server too. So:
@@ -8,7 +8,7 @@
 //  - update computes every step in memory first (store::apply_change, the reference), so a
 //    change that fails validation writes nothing, then writes each changed document back whole;
 //  - a failure of the server half-way through a multi-document write leaves the documents
-//    written so far, and the call answers INTERNAL_ERROR.
+//    written so far, and the call returns INTERNAL_ERROR.
 // Each document is written with a single-document replace, which MongoDB applies atomically,
 // and only while the record still holds the document as it was read: a document another writer
 // changed in between is read again and the change applied anew (write_back), so conditional
@@ -321,7 +321,7 @@ class MongoProjectStore : public ProjectStore {
 
   // MongoDB without a replica set has no transaction across documents: the journal records go
   // in right after the write, before it is acknowledged. A crash between the two loses the
-  // events of a write whose op never answered (docs/operations.md).
+  // events of a write whose op never returned (docs/operations.md).
   Status journal(WriteEvents* events, const std::vector<std::string>& inserted,
                  const std::vector<std::string>& changed) {
     if (events == nullptr) return Status::ok();

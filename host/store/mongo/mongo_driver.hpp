@@ -27,7 +27,7 @@ class MongoDriver : public StoreDriver {
   explicit MongoDriver(MongoOptions options);
   ~MongoDriver() override;
   std::string_view name() const override { return "mongodb"; }
-  // Creates the project's indexes (idempotent), which also checks that the server answers.
+  // Creates the project's indexes (idempotent), which also checks that the server responds.
   Result<std::shared_ptr<ProjectStore>> open(std::string_view project_id) override;
 
  private:

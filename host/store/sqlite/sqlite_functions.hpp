@@ -1,5 +1,5 @@
-// The SQL functions opbase adds to every sqlite connection, so that SQL answers exactly what the
-// reference evaluator (query.hpp) answers where plain SQL cannot:
+// The SQL functions opbase adds to every sqlite connection, so that SQL returns exactly what the
+// reference evaluator (query.hpp) returns where plain SQL cannot:
 //   ob_match(doc, match)   1 when the document (JSON text) matches the match (match syntax, JSON
 //                          text), by query::matches. The parsed match is cached per statement.
 //   ob_extract(doc, path)  the JSON text of the value at a dot path (query::resolve), or NULL;

@@ -328,7 +328,7 @@ std::vector<std::string> SqliteProjectStore::indexed_paths(std::string_view ns,
 
 // The field_index rows of one document for one declared path: each scalar reached there, with
 // what sorting and scoping need (owner, state, created, key), so a query on the path can be
-// answered, sorted and counted from the index alone.
+// selected, sorted and counted from the index alone.
 Status SqliteProjectStore::insert_index_rows(Connection& db, const IndexSpec& spec, int64_t id,
                                              int64_t state, const json& doc) {
   const Bind owner = owner_bind(doc);

@@ -78,7 +78,7 @@ class SqliteProjectStore : public ProjectStore {
   // Reports the write to `events` and inserts its journal records, inside the write's job.
   Status journal(Connection& db, WriteEvents* events, const std::vector<std::string>& inserted,
                  const std::vector<std::string>& changed);
-  // A document's row, without its field_index rows; answers the row's id.
+  // A document's row, without its field_index rows; returns the row's id.
   Result<int64_t> insert_row(Connection& db, std::string_view ns, std::string_view collection,
                              const std::string& key, Bind owner, Bind created, std::string text);
   // `text` is `doc` printed (done before the writer's turn, off its thread).

@@ -221,7 +221,7 @@ std::optional<std::string> plain_sql(const query::Condition& c, std::vector<Bind
   return std::string(negated ? "NOT " : "") + "coalesce((" + sql + "), 0)";
 }
 
-// `_key` conditions the key column answers exactly: equality with a string, $in of strings.
+// `_key` conditions the key column decides exactly: equality with a string, $in of strings.
 bool key_predicate(const query::Condition& c, std::string* sql, std::vector<Bind>* binds) {
   if (c.path.text != "_key") return false;
   if (c.op == query::Op::kEq && c.value.is_string()) {
@@ -248,7 +248,7 @@ int state_code(store::State state) { return static_cast<int>(state); }
 
 SqlFilter build_filter(const Target& target, const query::Match& match,
                        const std::vector<std::string>& indexed) {
-  std::string selective;  // conditions answered by an index: they drive the query
+  std::string selective;  // conditions an index decides: they drive the query
   std::vector<Bind> selective_binds;
   std::string plain;  // conditions in plain SQL, tested row by row
   std::vector<Bind> plain_binds;

@@ -44,7 +44,7 @@ struct SqlFilter {
 SqlFilter build_filter(const Target& target, const query::Match& match,
                        const std::vector<std::string>& indexed);
 
-// A find or count the field index answers alone: one equality on a declared path (number,
+// A find or count the field index decides alone: one equality on a declared path (number,
 // string or boolean), one owner's documents in one state, sorted by `_created_at` (the default
 // order). `where` selects field_index rows; the page is "SELECT doc FROM field_index WHERE
 // <where> <order> LIMIT ? OFFSET ?" (document ids in order), the total "SELECT count(*) ...".

@@ -8,7 +8,7 @@
 namespace opbase::host::sqlite {
 namespace {
 
-// A bound on one group, so one commit never holds very many requests' answers back.
+// A bound on one group, so one commit never holds very many requests' results back.
 constexpr std::size_t kMaxGroup = 256;
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The one writer of a sqlite database, with group commit. Writes from all request threads queue
 // here; one thread takes every job waiting, runs each in its own SAVEPOINT (a failed job rolls
-// back alone), commits the group in one transaction, and only then answers each job. So a write
+// back alone), commits the group in one transaction, and only then reports to each job. So a write
 // is acknowledged only once it is durable (one fsync per group with synchronous=FULL), and under
 // concurrency many writes share one commit.
 // Thread-safety: run() may be called from any thread, concurrently.

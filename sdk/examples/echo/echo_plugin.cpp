@@ -1,8 +1,8 @@
 // echo: a small op plugin in C++, written only against the installed SDK.
-//   echo.ping    answers {"pong": true}                      (API key only; the no-op benchmark)
-//   echo.echo    answers the request body without "op"       (API key only)
-//   echo.whoami  answers the caller's user key and claims    (signed-in user)
-//   echo.greet   answers "<greeting>, <name>!" with the greeting from config key echo.greeting
+//   echo.ping    returns {"pong": true}                      (API key only; the no-op benchmark)
+//   echo.echo    returns the request body without "op"       (API key only)
+//   echo.whoami  returns the caller's user key and claims    (signed-in user)
+//   echo.greet   returns "<greeting>, <name>!" with the greeting from config key echo.greeting
 #include <opbase/sdk.hpp>
 
 namespace {

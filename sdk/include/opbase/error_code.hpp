@@ -31,7 +31,7 @@ inline constexpr std::string_view kProcessingFailed = "PROCESSING_FAILED";
 inline constexpr std::string_view kInternalError = "INTERNAL_ERROR";
 
 // The HTTP status of an error code (DECISIONS 2). A code this table does not know — a plugin's
-// own — answers 400: the request could not be carried out as sent.
+// own — responds 400: the request could not be carried out as sent.
 constexpr int http_status_of(std::string_view code) {
   struct Row {
     std::string_view code;

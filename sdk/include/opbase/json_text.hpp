@@ -10,7 +10,7 @@
 // - a UTF-8 BOM (EF BB BF) is skipped at the very start only (not after whitespace);
 // - a NUL byte anywhere is refused. This is the one deliberate difference: nlohmann takes a NUL
 //   where a token could start as the end of the text and accepts "{} \0 junk", but the host
-//   copies a valid text into its answers as it is, junk included;
+//   copies a valid text into its responses as it is, junk included;
 // - strings: UTF-8 per RFC 3629 (no overlongs, no encoded surrogates, nothing above U+10FFFF),
 //   no raw byte below 0x20, escapes \" \\ \/ \b \f \n \r \t \uXXXX, where a high surrogate must be
 //   followed at once by a low one and a low one alone is refused;
@@ -46,7 +46,7 @@ std::optional<std::string_view> top_level_member(std::string_view text,
                                                  std::string_view name) noexcept;
 
 // Several members in one pass, for the cost of one top_level_member call: found[i] is what
-// top_level_member(text, names[i]) answers (`found` is as long as `names`). False, with every
+// top_level_member(text, names[i]) returns (`found` is as long as `names`). False, with every
 // found[i] empty, if `text` is not valid or not an object.
 bool top_level_members(std::string_view text, std::span<const std::string_view> names,
                        std::span<std::optional<std::string_view>> found) noexcept;

@@ -1,4 +1,4 @@
-// Request and Reply: what an op handler of the C++ SDK receives and answers.
+// Request and Reply: what an op handler of the C++ SDK receives and returns.
 // A Request borrows the host's buffers for the duration of one handler call; copy what you keep.
 #pragma once
 
@@ -50,7 +50,7 @@ struct Request {
 };
 
 // A successful answer: `data`, optional `meta`, optional fields set at the top level beside
-// them (for answers the spec shows unwrapped, such as auth.verify_id_token).
+// them (for results the API shows unwrapped, such as auth.verify_id_token).
 struct Reply {
   nlohmann::json data;
   std::optional<nlohmann::json> meta;

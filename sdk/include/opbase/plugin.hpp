@@ -1,6 +1,6 @@
 // The C++ way to write an opbase plugin: derive from Plugin, register ops in init, and name the
 // class once with OPBASE_PLUGIN. The SDK turns that into the C entry symbol and descriptor of
-// abi.h, catches every exception at the edge (an op that throws answers INTERNAL_ERROR with the
+// abi.h, catches every exception at the edge (an op that throws returns INTERNAL_ERROR with the
 // request id, logged), and converts JSON both ways.
 //
 //   class Echo : public opbase::Plugin {
@@ -30,13 +30,13 @@ namespace opbase {
 class Plugin;
 struct PluginRuntime;  // the SDK's private side of one loaded plugin
 
-// Collects what a plugin registers during init. Each call answers a Status; the first failure is
+// Collects what a plugin registers during init. Each call returns a Status; the first failure is
 // also kept, so init may register everything and return status() once.
 class Registrar {
  public:
   Status op(std::string_view name, Access access, OpHandler handler);
   Status service(std::string_view name, ServiceHandler handler);
-  // A service whose handler parses its own input and answers JSON text (the gateway's token
+  // A service whose handler parses its own input and returns JSON text (the gateway's token
   // verifier, called on every signed-in request, saves two JSON conversions this way).
   Status text_service(std::string_view name, TextServiceHandler handler);
   Status subscribe(std::string_view event_type, EventHandler handler);

@@ -1,4 +1,4 @@
-// The requests and answers of the host's DocumentStore (DESIGN.md "Data"): the one storage
+// The requests and results of the host's DocumentStore (DESIGN.md "Data"): the one storage
 // interface every plugin uses, whatever the driver (sqlite or mongodb). They cross the plugin
 // edge as JSON through the host services `store.*`; this file is the one place that names the
 // fields of that JSON, used by the SDK client (document_store.hpp) and by the host.
@@ -98,7 +98,7 @@ struct FindRequest {
   State state = State::kActive;
   query::Match match;
   // Empty: `_created_at` descending. Ties are broken by `_key`, in the last key's direction, so
-  // every driver answers the same order.
+  // every driver returns the same order.
   std::vector<query::SortKey> sort;
   int64_t offset = 0;
   int64_t limit = 100;  // -1: no limit

@@ -1,6 +1,6 @@
-// dup: a C++ SDK plugin that registers dup.x twice in its own init. The SDK answers
+// dup: a C++ SDK plugin that registers dup.x twice in its own init. The SDK returns
 // OPBASE_RC_ERROR from init when a registration was refused. Expected: refused with
-// "init failed (answered 1) after: op 'dup.x' is already registered by plugin 'dup'", and the
+// "init failed (returned 1) after: op 'dup.x' is already registered by plugin 'dup'", and the
 // first dup.x is rolled back too.
 #include <opbase/plugin.hpp>
 

@@ -1,5 +1,5 @@
 // fake_auth: a test-only plugin named "auth" providing the services the host calls on the auth
-// plugin, with answers a test can predict. "auth.verify_token", for the gateway's bearer
+// plugin, with results a test can predict. "auth.verify_token", for the gateway's bearer
 // tokens, takes tokens a test can write by hand:
 //   "user-<id>"   → {"sub": "<id>", "roles": ["user"]}
 //   "admin-<id>"  → {"sub": "<id>", "roles": ["user", "admin"]}

@@ -1,21 +1,21 @@
 // probe: a test-only plugin; each op makes the gateway show one behaviour.
-//   probe.sleep         API key; sleeps body.ms milliseconds (0-10000), answers {"slept_ms": n}
+//   probe.sleep         API key; sleeps body.ms milliseconds (0-10000), returns {"slept_ms": n}
 //   probe.throw         API key; throws std::runtime_error (→ INTERNAL_ERROR with the request id)
-//   probe.admin         admin; answers {"user": user id, "roles": the token's roles}
-//   probe.optional      signed-in user optional; answers {"user": user id or null}
-//   probe.meta          API key; answers data, meta and top-level fields (one named "data" too,
+//   probe.admin         admin; returns {"user": user id, "roles": the token's roles}
+//   probe.optional      signed-in user optional; returns {"user": user id or null}
+//   probe.meta          API key; returns data, meta and top-level fields (one named "data" too,
 //                       which the envelope must not let replace the real data)
-//   probe.rate_limited  API key; answers RATE_LIMIT_EXCEEDED with details.retry_after 7
+//   probe.rate_limited  API key; returns RATE_LIMIT_EXCEEDED with details.retry_after 7
 //   probe.publish       API key; publishes event body.type with payload body.payload
-//   probe.events        API key; answers the document.* and user.* events received so far, in
+//   probe.events        API key; returns the document.* and user.* events received so far, in
 //                       arrival order, as [{"type", "project", "payload"}] (at most 10,000 kept)
 //   probe.call          API key; calls service body.service with body.input (default {}) for the
-//                       request's project, and answers its answer or its error
-//   probe.journal       API key; answers the document.* and user.* events the store kept for the
+//                       request's project, and returns its answer or its error
+//   probe.journal       API key; returns the document.* and user.* events the store kept for the
 //                       probe durably (its `_events` documents), oldest first, body.offset and
 //                       body.limit (default 0 and 1000) paging them
 //   probe.metric        API key; records metric body.name: body.kind "count" adds body.value,
-//                       "gauge" sets it, "seconds" observes it; answers {"recorded": name}
+//                       "gauge" sets it, "seconds" observes it; returns {"recorded": name}
 // Thread-safety: the event record is guarded; every handler may run concurrently.
 #include <chrono>
 #include <mutex>
