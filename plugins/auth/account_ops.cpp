@@ -1,5 +1,5 @@
 // The ops that change an account: auth.update_profile (signed in), auth.send_otp and
-// auth.update_account (by a code sent to the address) (spec 4.1; DECISIONS 20-23, 36).
+// auth.update_account (by a code sent to the address) (docs/api.md#account-updates).
 #include <functional>
 
 #include "auth_context.hpp"
@@ -70,7 +70,7 @@ Result<Reply> AuthService::send_otp(const Request& request) const {
   auto intent = parse_intent(*intent_text);
   if (!intent) return intent.status();
   if (*intent == OtpIntent::kInvite && !is_admin(request)) {
-    // DECISIONS 23: only an administrator invites.
+    // Only an administrator invites (docs/api.md#invites-and-administrators).
     return request.signed_in()
                ? Status(code::kForbidden, "only an administrator can invite")
                : Status(code::kAuthenticationFailed,
@@ -92,7 +92,7 @@ Result<Reply> AuthService::send_otp(const Request& request) const {
   } else if (Status s = send_code(*context, *email, *intent, /*decoy=*/true); !s) {
     return s;
   }
-  // The same answer whether or not the account exists (DECISIONS 21).
+  // The same answer whether or not the account exists (docs/api.md#no-enumeration).
   return Reply({{"otp", true}, {"next_op", next_op(*intent)}});
 }
 

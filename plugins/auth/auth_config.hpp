@@ -48,8 +48,8 @@ struct AuthConfig {
   SettingsSeed seed;
   // Easy-to-guess passwords refused on top of the policy (auth.password_dictionary).
   PasswordDictionary password_dictionary;
-  // The first administrator of every project (DECISIONS 23), made on the project's first use
-  // when no account has this e-mail. Empty: none (use `opbase admin create`).
+  // The first administrator of every project (docs/api.md#invites-and-administrators), made on the
+  // project's first use when no account has this e-mail. Empty: none (use `opbase admin create`).
   std::string admin_email;
   std::string admin_password;  // a secret; OPBASE_AUTH_ADMIN_PASSWORD keeps it out of files
 

@@ -1,7 +1,7 @@
-// The auth plugin: users and authentication (spec 4.1, 5). Registers the ten auth.* ops and the
-// services the host and other plugins call: auth.verify_token (the gateway's bearer check),
-// auth.jwks (GET .../.well-known/jwks.json), auth.admin_create (`opbase admin create`) and
-// auth.consume_nonce.
+// The auth plugin: users and authentication (docs/api.md#users-and-authentication). Registers the
+// ten auth.* ops and the services the host and other plugins call: auth.verify_token (the gateway's
+// bearer check), auth.jwks (GET .../.well-known/jwks.json), auth.admin_create (`opbase admin
+// create`) and auth.consume_nonce.
 #include <memory>
 #include <utility>
 
@@ -43,7 +43,8 @@ class AuthPlugin final : public opbase::Plugin {
         {"auth.settings", &AuthService::settings},
         {"auth.nonce", &AuthService::nonce},
     };
-    // Tokens of these ops travel in the body (spec 5.2): the API key is the gateway's check.
+    // Tokens of these ops travel in the body (docs/api.md#the-auth-ops): the API key is the
+    // gateway's check.
     for (const auto& [name, handler] : ops) {
       r.op(name, Access::kApiKey,
            [this, handler = handler](const Request& req) { return ((*service_).*handler)(req); });

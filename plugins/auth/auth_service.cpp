@@ -99,7 +99,7 @@ Status AuthService::send_code(const Context& context, const std::string& email, 
 }
 
 Result<json> AuthService::mark_verified(const Context& context, json user) const {
-  // Any successful use of a code proves the mailbox (DECISIONS 20).
+  // Any successful use of a code proves the mailbox (docs/api.md#one-time-codes).
   if (user.value("email_verified", false)) return user;
   return users_.set(context.project, user.value("_key", ""), {{"email_verified", true}},
                     context.now_ms);

@@ -1,8 +1,8 @@
-// AuthService: the auth plugin's ops (spec 4.1) and the services it gives the host and other
-// plugins, over its components: users, sessions, tokens, one-time codes, rate limits, nonces,
-// per-project keys and settings. One object per loaded plugin; every op is a method.
+// AuthService: the auth plugin's ops (docs/api.md#the-auth-ops) and the services it gives the host
+// and other plugins, over its components: users, sessions, tokens, one-time codes, rate limits,
+// nonces, per-project keys and settings. One object per loaded plugin; every op is a method.
 //
-// Guarantees the ops keep together (DECISIONS 19-24, 33-36):
+// Guarantees the ops keep together (docs/api.md#users-and-authentication):
 //  - no enumeration: a wrong password and an unknown e-mail answer the same INVALID_CREDENTIALS
 //    after the same argon2id work; send_otp answers the same whether or not the e-mail exists;
 //    an OTP sign-in for an unknown e-mail is OTP_INVALID like a wrong code;

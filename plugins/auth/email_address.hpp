@@ -1,7 +1,7 @@
 // E-mail addresses as the auth plugin takes them: one bare address (local@domain.tld), at most
 // 254 bytes (RFC 5321), no spaces, control characters, quotes or angle brackets, a domain of
-// dot-separated labels. Compared case-insensitively (DECISIONS 35): the canonical form is the
-// address with ASCII letters lowered, which is what the store indexes.
+// dot-separated labels. Compared case-insensitively (docs/api.md#user-profile): the canonical form
+// is the address with ASCII letters lowered, which is what the store indexes.
 // Thread-safety: pure functions.
 #pragma once
 

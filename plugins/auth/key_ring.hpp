@@ -1,6 +1,6 @@
-// KeyRing: each project's signing keys (DECISIONS 17), made on the project's first use and kept
-// in its store (collection `signing_keys`, one document `_key` = "ring"), so every daemon sharing
-// the store signs and verifies with the same keys. The ring also holds the project's code
+// KeyRing: each project's signing keys (docs/api.md#id-tokens), made on the project's first use and
+// kept in its store (collection `signing_keys`, one document `_key` = "ring"), so every daemon
+// sharing the store signs and verifies with the same keys. The ring also holds the project's code
 // secret (32 random bytes) that keys the HMAC of one-time codes.
 //
 // Rotation: when the newest key is older than `rotate_after_s`, the next signing call makes a

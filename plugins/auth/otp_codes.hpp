@@ -1,4 +1,4 @@
-// One-time codes sent by e-mail (spec 5.4, DECISIONS 20 and 36): 6 digits from the CSPRNG, bound
+// One-time codes sent by e-mail (docs/api.md#one-time-codes): 6 digits from the CSPRNG, bound
 // to (e-mail, intent), single use, valid for 10 minutes, void after 5 wrong tries; a newer code
 // for the same (e-mail, intent) voids the older one. Only an HMAC of the code is stored
 // (collection `otp_codes`, one document per (e-mail, intent), `_key` = a digest of both), keyed

@@ -1,4 +1,4 @@
-// The auth settings of each project (spec 4.1 auth.settings, 2.5): kept in the project's store
+// The auth settings of each project (docs/api.md#auth-settings): kept in the project's store
 // (collection `settings`, `_key` = "auth") so every daemon of the project answers alike and a
 // future console can change them; written from the configuration's seed (auth.* in conf/) the
 // first time a project is used. Cached per project for a minute.

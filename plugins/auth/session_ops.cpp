@@ -1,5 +1,5 @@
 // The ops on a signed-in session: auth.signout, auth.refresh_token, auth.verify_id_token
-// (spec 4.1, 5.2; DECISIONS 16, 18, 33-34).
+// (docs/api.md#refresh-tokens-and-sessions).
 #include "auth_context.hpp"
 #include "auth_service.hpp"
 #include "request_fields.hpp"
@@ -58,7 +58,8 @@ Result<Reply> AuthService::verify_id_token(const Request& request) const {
   if (!*user) return Status(code::kTokenInvalid, "the account no longer exists");
   const json aud = checked->claims.value("aud", json(""));
   json profile = profile_of(**user, aud.is_string() ? aud.get<std::string>() : "");
-  // DECISIONS 16: at the top level as the spec's sample shows, and under data.
+  // The profile at the top level and under data, so clients reading either work
+  // (docs/api.md#the-auth-ops).
   Reply reply(profile);
   reply.with_top_level(std::move(profile));
   return reply;

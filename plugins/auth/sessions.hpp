@@ -1,6 +1,6 @@
-// Sessions (DECISIONS 18, 34): what a sign-in starts and a sign-out ends. Each session is a
-// document of collection `sessions` (`_key` = the session id, the `sid` claim of its id tokens)
-// holding the SHA-256 of its current refresh token, never the token.
+// Sessions (docs/api.md#refresh-tokens-and-sessions): what a sign-in starts and a sign-out ends.
+// Each session is a document of collection `sessions` (`_key` = the session id, the `sid` claim of
+// its id tokens) holding the SHA-256 of its current refresh token, never the token.
 //
 // Refresh tokens are "<sid>.<43 base64url characters>" (256 random bits). Every refresh
 // replaces the token by a conditional update on the old hash, so of two refreshes with one

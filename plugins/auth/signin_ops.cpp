@@ -1,5 +1,5 @@
 // auth.signup and auth.signin in its four modes: password, password + code, code only, and the
-// invite's first sign-in that creates the account (spec 4.1; DECISIONS 19-24, 35-36).
+// invite's first sign-in that creates the account (docs/api.md#sign-in-modes).
 #include "auth_context.hpp"
 #include "auth_service.hpp"
 #include "email_address.hpp"
@@ -52,7 +52,7 @@ Result<Reply> AuthService::signup(const Request& request) const {
                             context->now_ms);
   if (!user) return user.status();
   if (context->settings->verify_email_on_signup) {
-    // DECISIONS 24: the code that verifies the address is a sign-in code.
+    // The code that verifies the address is a sign-in code (docs/api.md#auth-settings).
     if (Status s = send_code(*context, *email, OtpIntent::kSignin); !s) {
       host_.warn("sign-up verification code not sent: " + s.message());
     }
@@ -115,7 +115,7 @@ Result<json> AuthService::password_signin(const Request& request, const Context&
   if (!verify_password(*password, hash)) return invalid_credentials();
   json user = std::move(**found);
   if (*code) {
-    // The second factor is a sign-in code (DECISIONS 36).
+    // The second factor is a sign-in code (docs/api.md#sign-in-modes).
     if (Status s = spend_code(context, email, OtpIntent::kSignin, **code); !s) return s;
     auto verified = mark_verified(context, std::move(user));
     if (!verified) return verified.status();

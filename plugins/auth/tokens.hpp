@@ -1,4 +1,5 @@
-// Tokens: issuing the token set of a sign-in (spec 2.4, DECISIONS 17) and checking id tokens.
+// Tokens: issuing the token set of a sign-in (docs/api.md#token-set) and checking id tokens
+// (docs/api.md#id-tokens).
 //
 // An id token is a JWT signed with the project's newest key (key_ring.hpp) with the claims
 // sub (= _userkey), aud, iat, exp, project_id, roles, sid and jti. check() is what every
@@ -41,8 +42,8 @@ class Tokens {
   Result<nlohmann::json> token_set(std::string_view project, const nlohmann::json& user,
                                    const Session& session, int64_t now_ms) const;
 
-  // TOKEN_INVALID / TOKEN_EXPIRED as DECISIONS 33-34 say. With allow_expired, a genuine token
-  // past its exp passes with `expired` set (refresh and sign-out accept those).
+  // TOKEN_INVALID / TOKEN_EXPIRED as docs/api.md#id-tokens says. With allow_expired, a genuine
+  // token past its exp passes with `expired` set (refresh and sign-out accept those).
   Result<CheckedToken> check(std::string_view project, std::string_view token,
                              std::optional<std::string_view> expected_aud, int64_t now_ms,
                              bool allow_expired = false) const;

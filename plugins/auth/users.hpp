@@ -26,7 +26,8 @@
 
 namespace opbase::auth {
 
-// What a new account starts with (DECISIONS 35); the profile fields are already checked.
+// What a new account starts with (docs/api.md#user-profile); the profile fields are already
+// checked.
 struct NewUser {
   std::string email;
   nlohmann::json profile = nlohmann::json::object();  // display_name, name, ... metadata
@@ -54,8 +55,8 @@ class Users {
   Result<nlohmann::json> set(std::string_view project, std::string_view user_key,
                              nlohmann::json fields, int64_t now_ms) const;
 
-  // Moves the user to `new_email` (unverified, DECISIONS 36): EMAIL_ALREADY_EXISTS when another
-  // account holds it. The old address is given up.
+  // Moves the user to `new_email` (unverified, docs/api.md#account-updates): EMAIL_ALREADY_EXISTS
+  // when another account holds it. The old address is given up.
   Result<nlohmann::json> change_email(std::string_view project, const nlohmann::json& user,
                                       std::string_view new_email, int64_t now_ms) const;
   // VALIDATION_ERROR (details field new_username, reason "taken") when another account holds it.
@@ -82,7 +83,7 @@ std::string username_claim_key(std::string_view username);
 // Usernames: 3-32 characters of a-z, A-Z, 0-9, '_', '.', '-', starting with a letter or digit.
 bool is_valid_username(std::string_view username);
 
-// The profile of spec 2.3 from a stored user, with `aud` as given.
+// The user profile (docs/api.md#user-profile) of a stored user, with `aud` as given.
 nlohmann::json profile_of(const nlohmann::json& user, std::string_view aud);
 
 }  // namespace opbase::auth

@@ -103,11 +103,11 @@ Status CollectionOps::require_collection(std::string_view project, const std::st
                   {{"collection", collection}});
   }
   std::unique_lock lock(known_mutex_);
-  known_collections_.insert(key);  // a collection, once created, exists for good (DECISIONS 13)
+  known_collections_.insert(key);  // once created, exists for good (docs/api.md#collections)
   return Status::ok();
 }
 
-// One event per document (DECISIONS 38), raised by the store in the write's own transaction,
+// One event per document (docs/api.md#events), raised by the store in the write's own transaction,
 // so no crash can keep a change and lose its event.
 store::Events CollectionOps::events_of(std::string on_insert, std::string on_change,
                                        const std::string& collection) {
@@ -198,9 +198,9 @@ Result<Reply> CollectionOps::find(const Request& request) {
       .with_meta({{"pagination", pagination(paging->limit, paging->offset, found->total, count)}});
 }
 
-// match → lookup → filter → sort → offset/limit (DECISIONS 7). When neither filter nor sort needs
-// the joined fields, the store pages and only the page is joined; otherwise the matched documents
-// (at most datastore.max_lookup_scan) are joined, filtered and sorted here.
+// match → lookup → filter → sort → offset/limit (docs/api.md#find). When neither filter nor sort
+// needs the joined fields, the store pages and only the page is joined; otherwise the matched
+// documents (at most datastore.max_lookup_scan) are joined, filtered and sorted here.
 Result<store::FindAnswer> CollectionOps::find_with_lookup(const Request& request,
                                                           store::FindRequest query,
                                                           const json& lookup,
@@ -271,8 +271,8 @@ Result<Reply> CollectionOps::count(const Request& request) {
 
 // ---- insert ------------------------------------------------------------------------------------
 
-// Signed-in users own what they insert. Anonymous insert (DECISIONS 15) needs a listed collection
-// and a captcha the configured verifier accepts; nobody owns the result.
+// Signed-in users own what they insert. Anonymous insert (docs/api.md#anonymous-insert) needs a
+// listed collection and a captcha the configured verifier accepts; nobody owns the result.
 Result<json> CollectionOps::owner_for_insert(const Request& request,
                                              const std::string& collection) {
   if (request.signed_in()) return owner_of(request);

@@ -1,4 +1,4 @@
-// The datastore ops (spec 4.2 with DECISIONS 5-15, 37-39) over the project's DocumentStore:
+// The datastore ops (docs/api.md#the-datastore) over the project's DocumentStore:
 // find, insert, update, upsert, count, delete, archive, restore, and the statement form of
 // insert. Every op acts only on the caller's own documents (scope = the signed-in user).
 // Thread-safety: handlers run concurrently; the shared caches are guarded.

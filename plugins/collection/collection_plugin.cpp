@@ -35,7 +35,8 @@ class CollectionPlugin final : public opbase::Plugin {
       r.op(name, Access::kUser,
            [this, handler = handler](const Request& req) { return ((*ops_).*handler)(req); });
     }
-    // Anonymous insert is possible for listed collections (DECISIONS 15): the op decides.
+    // Anonymous insert is possible for listed collections (docs/api.md#anonymous-insert): the
+    // op decides.
     r.op("collection.insert", Access::kUserOptional,
          [this](const Request& req) { return ops_->insert(req); });
     return r.status();

@@ -1,4 +1,4 @@
-// What a document is when a user writes one (spec 2.1, DECISIONS 5, 11, 39): system fields the
+// What a document is when a user writes one (docs/api.md#documents): system fields the
 // plugin stamps, the field names users may use, the size limit. Pure functions; thread-safe.
 #pragma once
 
@@ -24,7 +24,7 @@ std::string new_key();
 std::string new_ref();
 
 // The stored form of a user's new document: user fields without the `_`-names (ignored on
-// insert, DECISIONS 11), plus _key, _userkey (null when anonymous), _created_at and
+// insert), plus _key, _userkey (null when anonymous), _created_at and
 // _modified_at. VALIDATION_ERROR when `data` is not an object, a field name is empty or starts
 // with '$' (at any depth), or the document's JSON is over `max_bytes` (details: limit, size,
 // and index when `index` >= 0).

@@ -1,7 +1,7 @@
-// `lookup` of collection.find (DECISIONS 7): {from, local_field, foreign_field, as}, or an array
-// of them. Each joins into field `as` (an array) the caller's own documents of collection `from`
-// whose `foreign_field` equals a value of the document's `local_field` (array values element by
-// element; a missing local field joins on null, which a missing foreign field matches, as in
+// `lookup` of collection.find (docs/api.md#lookup): {from, local_field, foreign_field, as}, or an
+// array of them. Each joins into field `as` (an array) the caller's own documents of collection
+// `from` whose `foreign_field` equals a value of the document's `local_field` (array values element
+// by element; a missing local field joins on null, which a missing foreign field matches, as in
 // MongoDB's $lookup). Thread-safe: pure functions plus the fetch callback.
 #pragma once
 

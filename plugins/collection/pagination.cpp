@@ -1,4 +1,4 @@
-// Pagination metadata, exactly as DECISIONS 37 defines each field.
+// Pagination metadata, exactly as docs/api.md#pagination defines each field.
 #include "pagination.hpp"
 
 namespace opbase::collection {

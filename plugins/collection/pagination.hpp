@@ -1,4 +1,4 @@
-// meta.pagination of collection.find (spec 2.8, DECISIONS 37). Pure function.
+// meta.pagination of collection.find (docs/api.md#pagination). Pure function.
 #pragma once
 
 #include <cstdint>

@@ -13,10 +13,10 @@ namespace opbase::collection {
 struct Settings {
   int64_t max_document_bytes = 1'048'576;          // one document's JSON text
   int64_t max_batch = 1000;                        // documents per insert, or update steps
-  int64_t limit_cap = 1000;                        // largest find limit (DECISIONS 9)
+  int64_t limit_cap = 1000;                        // largest find limit (docs/api.md#find)
   int64_t max_lookup_scan = 10'000;                // documents a find with lookup + filter may join
   int64_t deleted_retention_s = 86'400;            // soft-deleted documents are purged after this
-  std::vector<std::string> anonymous_collections;  // anonymous insert allowed (DECISIONS 15)
+  std::vector<std::string> anonymous_collections;  // anonymous insert allowed
   std::string captcha_service = "captcha.verify";  // verifies an anonymous insert's captcha
 
   // VALIDATION_ERROR naming the key when a value is out of range.

@@ -1,5 +1,5 @@
-// The statement form of insert (spec 4.2, DECISIONS 1): a request {query, variables} whose query
-// is one of
+// The statement form of insert (docs/api.md#the-statement-form): a request {query, variables} whose
+// query is one of
 //   INSERT $<variable> IN <collection>
 //   INSERT INTO <collection> VALUES $<variable>
 // Keywords are case-insensitive; any whitespace separates tokens; one trailing ';' is allowed.

@@ -1,10 +1,11 @@
-// The fields of an update (spec 4.2 collection.update / upsert's `update`) as a store change:
+// The fields of an update (collection.update's `data`, upsert's `update`) as a store change:
 //   "field": value          sets the field (a dot path: "address.city")
 //   "@field": "@now()"      sets the field to the current time (ISO 8601)
 //   "@field": "@inc(n)"     adds the number n (a missing field counts as 0)
 //   "@field": "@unset()"    removes the field
 // Any other '@' form, a name starting with '_' or '$', two fields on one path or on a path and
-// a path inside it, and an update with no field at all are VALIDATION_ERROR (DECISIONS 10, 11).
+// a path inside it, and an update with no field at all are VALIDATION_ERROR
+// (docs/api.md#update-fields).
 // `_modified_at` is always set to now. Pure function; thread-safe.
 #pragma once
 

@@ -2,9 +2,10 @@
  * opbase plugin ABI — the only contract between the opbase daemon and a plugin shared object.
  *
  * A plugin is a shared object that exports one C function, `opbase_plugin_entry`, returning a
- * descriptor. The host checks the descriptor's ABI version, then calls its `init` with a table of
- * host functions (`opbase_host_api`). During `init` — and only then — the plugin registers its op
- * names, the services it provides to other plugins, and its event subscriptions.
+ * descriptor. The host checks the descriptor (ABI version, completeness, name), then calls its
+ * `init` with a table of host functions (`opbase_host_api`). During `init` — and only then — the
+ * plugin registers its op names, the services it provides to other plugins, and its event
+ * subscriptions.
  *
  * Rules of this header:
  *  - Pure C, no C++ types cross it; JSON crosses as UTF-8 bytes (`opbase_str`: pointer + length).
@@ -65,9 +66,14 @@ typedef enum opbase_rc {
 /* What a caller must present before the host dispatches an op to its handler. Every op needs the
  * project's API key; the levels add a signed-in user on top. */
 typedef enum opbase_access {
-  OPBASE_ACCESS_API_KEY = 0, /* API key only (sign-in, sign-up, settings, ...) */
-  OPBASE_ACCESS_USER = 1,    /* a valid bearer token of a signed-in user */
-  OPBASE_ACCESS_ADMIN = 2,   /* a signed-in user with role "admin" */
+  /* API key only (sign-in, sign-up, settings, ...). The handler gets no user and no token, even
+   * when the caller sent one. */
+  OPBASE_ACCESS_API_KEY = 0,
+  OPBASE_ACCESS_USER = 1, /* a valid bearer token of a signed-in user */
+  /* A signed-in user whose token's roles hold "admin", or the server admin key (X-Admin-Key,
+   * `server.admin_key`): then user_id is empty and user_claims is
+   * {"roles":["admin"],"admin_key":true}. */
+  OPBASE_ACCESS_ADMIN = 2,
   OPBASE_ACCESS_USER_OPTIONAL =
       3 /* token checked when present; anonymous calls reach the handler */
 } opbase_access;
@@ -96,12 +102,14 @@ typedef struct opbase_request {
   opbase_str op;          /* the op name as registered (aliases already resolved) */
   opbase_str called_as;   /* the op name the client sent (may be an alias) */
   opbase_str body;        /* the whole request body: a JSON object, UTF-8 */
-  opbase_str project_id;  /* the project the endpoint key selected */
-  opbase_str user_id;     /* the signed-in user's key; empty when anonymous */
+  opbase_str project_id;  /* the project the endpoint key (on POST /api, the API key) selected */
+  opbase_str user_id;     /* the signed-in user's key; empty when anonymous or by admin key */
   opbase_str user_claims; /* the verified token's claims as a JSON object; empty when anonymous */
   opbase_str request_id;  /* also in the X-Request-Id response header and the host log */
-  opbase_str client_address; /* the peer address, for rate limits */
-  opbase_str bearer_token;   /* the raw bearer token when one was presented; empty otherwise */
+  opbase_str client_address; /* the TCP peer's IP address as text, for rate limits */
+  /* The raw bearer token when one was presented and verified (ops of the USER, ADMIN and
+   * USER_OPTIONAL levels); empty otherwise. */
+  opbase_str bearer_token;
 } opbase_request;
 
 /* An event on the host's event bus. OWNERSHIP: borrowed, valid only during the handler call. */
@@ -113,25 +121,34 @@ typedef struct opbase_event {
   int64_t time_ms;    /* Unix time of the event, milliseconds */
 } opbase_event;
 
-/* Handles one op. Writes its answer with host->respond / host->respond_error on `response` and
- * returns OPBASE_RC_OK or OPBASE_RC_ERROR. `state` is the plugin's own pointer from init.
- * Must not throw. Called concurrently. */
+/* Handles one op. Writes its result with host->respond / host->respond_error on `response` and
+ * returns OPBASE_RC_OK or OPBASE_RC_ERROR. When respond_error was called, the error is the
+ * op's result whatever else was set; any rc but OPBASE_RC_OK without respond_error makes the op
+ * return INTERNAL_ERROR. `state` is the plugin's own pointer from init. Must not throw. Called
+ * concurrently. */
 typedef opbase_rc (*opbase_op_fn)(void* state, const opbase_request* request,
                                   opbase_response* response);
 
 /* A service this plugin offers to others by name ("auth.verify_token", "ai.embed", ...). `input`
- * is a JSON value (borrowed); the answer is written to `response` as for an op.
- * `project_id` (borrowed) is the project the call is made for. Called concurrently. */
+ * (borrowed) is the JSON text the caller passed; the host does not check it. The result is
+ * written to `response` as for an op: only the DATA part is passed on (META and TOP_LEVEL are
+ * dropped), or the error of respond_error. Return OPBASE_RC_OK after respond, OPBASE_RC_ERROR
+ * after respond_error: call_service and the gateway's token check do not read the rc (no
+ * respond_error is success, with data "null" when none was set), while the JWKS route and
+ * `opbase admin create` take any other rc without respond_error as INTERNAL_ERROR. `project_id`
+ * (borrowed) is the project the call is made for. Must not throw. Called concurrently, on the
+ * caller's thread. */
 typedef opbase_rc (*opbase_service_fn)(void* state, opbase_str project_id, opbase_str input,
                                        opbase_response* response);
 
 /* Receives events of a subscribed type, on a host thread that is never a request thread. */
 typedef void (*opbase_event_fn)(void* state, const opbase_event* event);
 
-/* Receives the answer of `call_service`. `data` or the error fields are borrowed for the call.
- * On success `rc` is OPBASE_RC_OK and `data` holds the service's "data" JSON; on failure `rc` is
- * OPBASE_RC_ERROR (the service's error) or OPBASE_RC_NOT_FOUND (no such service) and `code`,
- * `message`, `details` (JSON or empty) describe it. */
+/* Receives the result of `call_service`. `data` or the error fields are borrowed for the call.
+ * On success `rc` is OPBASE_RC_OK and `data` holds the service's "data" JSON ("null" when it set
+ * none); on failure `rc` is OPBASE_RC_ERROR (the service's error) or OPBASE_RC_NOT_FOUND (no
+ * such service: `code` INTERNAL_ERROR, `message` naming it) and `code`, `message`, `details`
+ * (a JSON object, or empty) describe it. */
 typedef void (*opbase_service_result_fn)(void* caller_ctx, opbase_rc rc, opbase_str data,
                                          opbase_str code, opbase_str message, opbase_str details);
 
@@ -146,53 +163,73 @@ typedef struct opbase_host_api {
   uint16_t abi_minor;
   const char* host_version; /* host-owned, NUL-terminated */
 
-  /* ---- registration: only during init; any other time answers OPBASE_RC_REFUSED ---- */
+  /* ---- registration: only during init; any other time returns OPBASE_RC_REFUSED (and logs a
+   * warning). A registration refused during init returns OPBASE_RC_REFUSED and refuses the
+   * whole plugin once init returns, even if init returns OPBASE_RC_OK (see `init`). ---- */
 
-  /* Registers op `name` (e.g. "echo.ping"). The name must be "<plugin name>.<verb>" (or an alias
-   * area the host grants this plugin), lowercase letters, digits and '_' , not taken yet.
+  /* Registers op `name` (e.g. "echo.ping"): "<area>.<verb>" or "<area>.<group>.<verb>", each part
+   * 1-64 lowercase letters, digits and '_'. The area is the plugin's name, or the alias area the
+   * host grants it ("db" for the plugin "collection", "baseai" for "ai"). The host binds the
+   * alias name itself ("db.find" for "collection.find"); neither name may be taken already.
+   * `handler` must not be NULL and `access` must be one of the opbase_access levels.
    * `handler_state` (plugin-owned) is passed back as `state`; keep it alive until shutdown. */
   opbase_rc (*register_op)(opbase_plugin* plugin, opbase_str name, opbase_access access,
                            opbase_op_fn handler, void* handler_state);
 
-  /* Offers a service under `name` (same naming rules as ops) to the other plugins. */
+  /* Offers a service under `name` (same naming rules as ops; no alias is bound) to the other
+   * plugins. The name must not be provided yet; `fn` must not be NULL. */
   opbase_rc (*provide_service)(opbase_plugin* plugin, opbase_str name, opbase_service_fn fn,
                                void* fn_state);
 
-  /* Subscribes to events whose type equals `type`, or starts with it when it ends in ".*",
-   * or every event when it is "*". Delivery is off the request thread, through a bounded queue
-   * of this subscription: when it is full the event is dropped and counted. */
+  /* Subscribes to events whose type equals `type`; or, when `type` is "<prefix>.*", whose type
+   * starts with "<prefix>."; or every event when it is "*". A pattern is at most 128 characters,
+   * '*' only as described; `fn` must not be NULL. Delivery is off the request thread, through a
+   * bounded queue of this subscription: when it is full the event is dropped and counted. The
+   * subscription receives events only once the plugin is accepted, and the host holds every
+   * delivery until all enabled plugins have loaded. */
   opbase_rc (*subscribe)(opbase_plugin* plugin, opbase_str type, opbase_event_fn fn,
                          void* fn_state);
 
-  /* ---- answering an op or a service call ---- */
+  /* ---- the result of an op or a service call ---- */
 
   /* Sets one part of the success envelope to `json` (copied; must be valid JSON; for META and
-   * TOP_LEVEL an object). Setting a part twice replaces it. */
+   * TOP_LEVEL an object). Setting a part twice replaces it. OPBASE_RC_REFUSED (nothing set) for
+   * text that breaks these rules. */
   opbase_rc (*respond)(opbase_response* response, opbase_part part, opbase_str json);
 
-  /* Sets the error envelope: `code` like "VALIDATION_ERROR", `message` for people, `details` a
-   * JSON object or empty. The HTTP status follows from the code; `http_status` 0 means "from the
-   * code", any other value overrides it. All copied. */
+  /* Sets the error envelope: `code` like "VALIDATION_ERROR" (1-64 of A-Z, 0-9 and '_'),
+   * `message` for people, `details` a JSON object or empty. The HTTP status follows from the code;
+   * `http_status` 0 means "from the code", a value from 400 to 599 overrides it. All copied. A
+   * malformed code, details or status still sets an error, INTERNAL_ERROR "the plugin answered a
+   * malformed error", and returns OPBASE_RC_REFUSED. */
   opbase_rc (*respond_error)(opbase_response* response, opbase_str code, opbase_str message,
                              opbase_str details, int http_status);
 
   /* ---- host services, callable any time after init began, from any thread ---- */
 
-  /* Calls service `name` for `project_id` with `input` (a JSON value). `on_result` is called
-   * exactly once, before this returns, with `caller_ctx`. Returns the same rc it passed. */
+  /* Calls service `name` for `project_id` with `input` (JSON text), synchronously on this thread:
+   * the host's own services ("store.*", "mail.send", "projects.list") or a service a plugin
+   * provides. During init only the services of plugins loaded earlier (and this plugin's own)
+   * exist. `on_result` is called exactly once, before this returns, with `caller_ctx`, and this
+   * returns the same rc it passed. When the call itself is wrong (`plugin` or `on_result` NULL,
+   * a NULL pointer with a non-zero length) it returns OPBASE_RC_REFUSED and `on_result` is not
+   * called. */
   opbase_rc (*call_service)(opbase_plugin* plugin, opbase_str name, opbase_str project_id,
                             opbase_str input, opbase_service_result_fn on_result, void* caller_ctx);
 
-  /* Publishes an event; never blocks on subscribers. `payload` must be a JSON object. */
+  /* Publishes an event; never blocks on subscribers. `type` must be non-empty without '*',
+   * `payload` a JSON object; OPBASE_RC_REFUSED otherwise. Such an event is not kept for durable
+   * subscribers (see subscribe_durable). */
   opbase_rc (*publish)(opbase_plugin* plugin, opbase_str type, opbase_str project_id,
                        opbase_str payload);
 
-  /* Reads configuration key `key` (e.g. "echo.greeting"). Calls `on_value` once and answers
-   * OPBASE_RC_OK when the key is set, answers OPBASE_RC_NOT_FOUND without calling it otherwise. */
+  /* Reads configuration key `key` (e.g. "echo.greeting"). Calls `on_value` once and returns
+   * OPBASE_RC_OK when the key is set, returns OPBASE_RC_NOT_FOUND without calling it otherwise. */
   opbase_rc (*config_get)(opbase_plugin* plugin, opbase_str key, opbase_config_value_fn on_value,
                           void* caller_ctx);
 
-  /* Writes one line to the host log, prefixed with the plugin's name. Never log secrets. */
+  /* Writes one line to the host log, tagged "[plugin <name>]"; line breaks in `message` become
+   * spaces. Never log secrets. */
   void (*log)(opbase_plugin* plugin, opbase_log_level level, opbase_str message);
 
   /* The host clock: Unix time in milliseconds. Tests may run the host on a fake clock. */
@@ -203,19 +240,22 @@ typedef struct opbase_host_api {
   /* Registration, only during init. Keeps, for this plugin, every event whose type matches
    * `type` (as in subscribe) that a store write raises (store.hpp Events): each one becomes a
    * document of this plugin's collection "_events" (store::kEventsCollection) in the project's
-   * store, written in the same transaction as the write on sqlite. So an event of a write that
-   * was acknowledged is never lost, whatever crashes. The plugin reads and removes those
+   * store, written in the same transaction as the write on sqlite, and right after the write,
+   * before it is acknowledged, on mongodb. So an event of a write that was acknowledged is never
+   * lost, whatever crashes. Events of `publish` are not kept. The plugin reads and removes those
    * documents itself; subscribe too to be woken when new ones arrive. */
   opbase_rc (*subscribe_durable)(opbase_plugin* plugin, opbase_str type);
 
   /* Metrics, exposed at GET /metrics as opbase_<plugin>_<name>. `name`: lowercase letters,
    * digits and '_', at most 64 bytes; one name is one kind for the life of the process (the
-   * first call decides). Any time after init began, from any thread. */
+   * first call decides); at most 256 names per plugin. A call that breaks a rule (or a value
+   * that is not finite) records nothing and returns OPBASE_RC_REFUSED. Any time after init
+   * began, from any thread. */
   /* A counter: adds `amount` (>= 0). Name it <what>_total. */
   opbase_rc (*metric_add)(opbase_plugin* plugin, opbase_str name, double amount);
   /* A gauge: sets its value. */
   opbase_rc (*metric_set)(opbase_plugin* plugin, opbase_str name, double value);
-  /* A histogram of durations in seconds (the buckets of the request latency histogram). */
+  /* A histogram of durations in seconds (>= 0; the buckets of the request latency histogram). */
   opbase_rc (*metric_observe)(opbase_plugin* plugin, opbase_str name, double seconds);
 } opbase_host_api;
 
@@ -229,14 +269,21 @@ typedef struct opbase_plugin_descriptor {
   const char* version; /* the plugin's own version, NUL-terminated, e.g. "1.2.0" */
 
   /* Registers ops, services and subscriptions through `host`, sets `*state` to the plugin's own
-   * pointer (or leaves NULL) and returns OPBASE_RC_OK. Any other answer refuses the plugin: the
-   * host rolls back everything it registered and does not call shutdown. When init answers OK
-   * but one of its registrations was refused, the plugin is refused too: the host rolls back,
-   * calls shutdown, and unloads it. `host` and `plugin` stay valid until shutdown returns. */
+   * pointer (or leaves NULL) and returns OPBASE_RC_OK. Any other rc refuses the plugin: the host
+   * removes everything it registered (its subscriptions never reach the event bus) and does not
+   * call shutdown. When init returns OPBASE_RC_OK but one of its registrations was refused, the
+   * plugin is refused too: the host removes everything it registered and calls shutdown once.
+   * Either way a refused plugin's shared object stays loaded until the daemon exits (a thread it
+   * started may still run its code), and it is never initialised again: none of its ops is
+   * served, no event reaches it, its services are gone. What init did through the host (a store
+   * write, a published event) is not undone. `host` and `plugin` stay valid until shutdown
+   * returns; for a refused plugin, until the daemon exits. */
   opbase_rc (*init)(const opbase_host_api* host, opbase_plugin* plugin, void** state);
 
-  /* Called once at host stop (in reverse load order), after no more calls reach the plugin.
-   * Frees what init allocated. May be NULL. */
+  /* Called once at host stop (in reverse load order), after the HTTP front and the event bus
+   * have stopped and the plugins loaded after this one were shut down: no op or event reaches
+   * the plugin any more. Also called once when the plugin is refused after an init that returned
+   * OPBASE_RC_OK (see `init`). Frees what init allocated. May be NULL. */
   void (*shutdown)(void* state);
 } opbase_plugin_descriptor;
 
