@@ -1,9 +1,9 @@
-// `opbase admin create` (DECISIONS 23): makes an admin account from the shell, for the first
-// admin of a project, who cannot be invited by an admin who does not exist yet. The account is
-// made by the auth plugin's service "auth.admin_create"; the command starts the host the way
-// the server does (Daemon::load: the same configuration, stores, mailer and plugins) but never
-// serves HTTP, and stops it again before it exits.
-// Thread-safety: run from the main thread, once.
+// `opbase admin create` (docs/api.md#invites-and-administrators): makes an admin account from the
+// shell, for the first admin of a project, who cannot be invited by an admin who does not exist
+// yet. The account is made by the auth plugin's service "auth.admin_create"; the command starts the
+// host the way the server does (Daemon::load: the same configuration, stores, mailer and plugins)
+// but never serves HTTP, and stops it again before it exits. Thread-safety: run from the main
+// thread, once.
 #pragma once
 
 #include <nlohmann/json.hpp>

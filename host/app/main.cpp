@@ -172,7 +172,8 @@ class OpbaseApplication final : public Poco::Util::ServerApplication {
   }
 
  private:
-  // The layers of DESIGN.md, the same for the server and for admin commands.
+  // The configuration layers (docs/configuration.md), the same for the server and for admin
+  // commands.
   Result<Config> load_config() {
     if (!sources_.file && std::filesystem::exists(OPBASE_DEFAULT_CONFIG_FILE)) {
       sources_.file = OPBASE_DEFAULT_CONFIG_FILE;

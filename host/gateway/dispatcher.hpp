@@ -41,7 +41,8 @@ struct ApiAnswer {
 
 // The service a plugin provides to check bearer tokens (the auth plugin will).
 inline constexpr std::string_view kTokenVerifierService = "auth.verify_token";
-// The op a body without "op" but with "query" is sent to: the statement form of DECISIONS 1.
+// The op a body without "op" but with "query" is sent to: the statement form
+// (docs/api.md#the-statement-form).
 inline constexpr std::string_view kStatementOp = "collection.statement";
 
 class Dispatcher {

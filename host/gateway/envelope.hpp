@@ -1,5 +1,5 @@
-// The response envelopes of spec 4.0: success {"data": ..., "meta"?: {...}} (plus any top-level
-// fields an op sets beside them) and error {"error": {"code", "message", "details"?}}.
+// The response envelopes (docs/api.md#envelopes): success {"data": ..., "meta"?: {...}} (plus any
+// top-level fields an op sets beside them) and error {"error": {"code", "message", "details"?}}.
 // Pure functions; thread-safe.
 #pragma once
 
@@ -16,7 +16,7 @@ namespace opbase::host {
 std::string success_envelope(std::string_view data, const std::optional<std::string>& meta,
                              const std::optional<std::string>& top_level);
 
-// INTERNAL_ERROR also carries the request id in details (DECISIONS 4).
+// INTERNAL_ERROR also carries the request id in details (docs/api.md#envelopes).
 std::string error_envelope(const Status& status, std::string_view request_id);
 
 // The Retry-After header's value for an error: its `details.retry_after` seconds when the code is

@@ -1,8 +1,8 @@
 // HttpGateway: the routes of the daemon's HTTP front (http::HttpServer), in front of the
 // Dispatcher:
-//   POST /api/{endpoint_key}   ops, and the statement form      (DECISIONS 1)
+//   POST /api/{endpoint_key}   ops, and the statement form      (docs/api.md#routes)
 //   POST /api                  the same, project chosen by the API key
-//   GET  /api/{endpoint_key}/.well-known/jwks.json   the ID token keys (DECISIONS 17; no API key)
+//   GET  /api/{endpoint_key}/.well-known/jwks.json   the ID token keys (no API key)
 //   GET  /healthz              whether the process responds
 //   GET  /readyz               stores reachable, every enabled plugin loaded (503 otherwise)
 //   GET  /metrics              Prometheus text format

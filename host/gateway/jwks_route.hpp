@@ -1,9 +1,8 @@
-// The JWKS route (DECISIONS 17): GET /api/{endpoint_key}/.well-known/jwks.json returns the
-// public keys that verify the project's ID tokens, as the auth plugin's service "auth.jwks"
-// gives them ({"keys": [...]}, a JSON Web Key Set). Public keys are public: no API key is asked
-// for, and the answer may be cached for five minutes.
-// Thread-safety: stateless; reads the projects and the registry, which do not change while
-// serving.
+// The JWKS route (docs/api.md#the-jwks-route): GET /api/{endpoint_key}/.well-known/jwks.json
+// returns the public keys that verify the project's ID tokens, as the auth plugin's service
+// "auth.jwks" gives them ({"keys": [...]}, a JSON Web Key Set). Public keys are public: no API key
+// is asked for, and the answer may be cached for five minutes. Thread-safety: stateless; reads the
+// projects and the registry, which do not change while serving.
 #pragma once
 
 #include <optional>

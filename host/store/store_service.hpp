@@ -29,8 +29,8 @@ struct StoreEventSink {
 };
 
 // Runs one store service on `store` in the namespace `ns`: `input` is the request's JSON text
-// (the SDK's store.hpp; docs/plugin-guide.md#store-services) and the result is the text the SDK
-// client (document_store.hpp) reads. store.insert's documents are checked but not parsed
+// (the SDK's store.hpp; docs/plugin-guide.md#the-document-store-store) and the result is the text
+// the SDK client (document_store.hpp) reads. store.insert's documents are checked but not parsed
 // (insert_text.hpp), and store.find's result is the driver's text: on a driver that keeps
 // documents as text, neither is parsed here. An unknown store service is INTERNAL_ERROR naming
 // it. Without a sink, the events a write asks for are not raised (tests of the store alone).

@@ -40,7 +40,7 @@ void WriteEvents::report(const std::vector<std::string>& inserted,
                          const std::vector<std::string>& changed) {
   records_.clear();
   raised_.clear();
-  // One event per document (DECISIONS 38): an update's steps may change one document twice.
+  // One event per document (docs/api.md#events): an update's steps may change one document twice.
   std::unordered_set<std::string_view> seen;
   if (!spec_.on_insert.empty()) {
     for (const std::string& key : inserted) {

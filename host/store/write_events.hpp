@@ -3,7 +3,8 @@
 // transaction, and stores the journal records this returns in that same transaction; after the
 // commit the store service publishes the events on the bus. So an event is kept exactly when
 // its write is: on sqlite (and the memory driver) in one transaction; on mongodb right after
-// the write, before it is acknowledged (see docs/operations.md "Webhooks: what can be lost").
+// the write, before it is acknowledged (docs/operations.md#data-and-backups, "What a crash can
+// lose: events").
 // Thread-safety: one write's object, used by one thread at a time.
 #pragma once
 

@@ -205,7 +205,7 @@ bool is_int64(const json& v) {
 }
 
 // a + b for JSON numbers: exact for int64 integers (VALIDATION_ERROR on overflow), double
-// otherwise (DECISIONS 39: numbers outside the 64-bit integer range are doubles).
+// otherwise (docs/api.md#documents: numbers outside the 64-bit integer range are doubles).
 Result<json> add_numbers(const json& a, const json& b, std::string_view path) {
   if (is_int64(a) && is_int64(b)) {
     const auto x = a.get<int64_t>();

@@ -1,7 +1,7 @@
-// admin_command_test: `opbase admin create` (DECISIONS 23) run as a user runs it, through the
-// one helper that starts the binary (DaemonProcess::spawn, with the sub-command after the
-// helper's --config and --set options). The command's own behaviour (options, environment,
-// exit codes, what it prints) is tested against the fake auth plugin, which provides
+// admin_command_test: `opbase admin create` (docs/api.md#invites-and-administrators) run as a user
+// runs it, through the one helper that starts the binary (DaemonProcess::spawn, with the
+// sub-command after the helper's --config and --set options). The command's own behaviour (options,
+// environment, exit codes, what it prints) is tested against the fake auth plugin, which provides
 // "auth.admin_create" (tests/plugins/fake_auth): it returns {"_userkey": "u-admin", "email":
 // <email>}, refuses "taken@example.com", and logs the email and display name it was given. The
 // last test runs it with the real auth plugin, whose admin then signs in over HTTP.

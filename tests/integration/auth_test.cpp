@@ -1,4 +1,4 @@
-// Users and authentication over HTTP (spec 4.1, 5; DECISIONS 16-24, 33-36): the auth plugin with
+// Users and authentication over HTTP (docs/api.md#users-and-authentication): the auth plugin with
 // the collection plugin on the embedded store, mails delivered over SMTP to a real server
 // (tests/mail/smtp_sink.py on python3-aiosmtpd), codes read back from the mails, id tokens
 // checked by an independent JOSE library (npm jose, tests/auth/verify_id_token.mjs), and the

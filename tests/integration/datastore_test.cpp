@@ -1,4 +1,4 @@
-// The datastore over HTTP (spec 4.2, DECISIONS 5-15, 37-39): the collection plugin on the
+// The datastore over HTTP (docs/api.md#the-datastore): the collection plugin on the
 // embedded sqlite store, every op under both prefixes, as real users of the auth plugin (signed
 // up and in by DaemonProcess::user, sending their ES256 id tokens).
 #include <gtest/gtest.h>
@@ -101,7 +101,7 @@ TEST_F(Datastore, InsertStampsTheBaseProperties) {
   EXPECT_EQ(doc["_modified_at"], doc["_created_at"]);
   EXPECT_EQ(doc["_updated_at"], doc["_modified_at"]);
   EXPECT_EQ(doc["name"], "a");
-  EXPECT_FALSE(doc.contains("_x"));  // '_' names are ignored on insert (DECISIONS 11)
+  EXPECT_FALSE(doc.contains("_x"));  // '_' names are ignored on insert (docs/api.md#documents)
 
   Answer found =
       as("alice", {{"op", "collection.find"}, {"collection", c}, {"match", json::object()}});

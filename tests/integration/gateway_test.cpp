@@ -1,6 +1,6 @@
 // gateway_test: the HTTP gateway of the real daemon, over real HTTP. Every bad input gets its
-// code and HTTP status (DECISIONS 1-4), user access goes through the "auth.verify_token" service
-// (the fake auth plugin of tests/plugins/fake_auth), the JWKS route publishes what the auth
+// code and HTTP status (docs/api.md#error-codes), user access goes through the "auth.verify_token"
+// service (the fake auth plugin of tests/plugins/fake_auth), the JWKS route publishes what the auth
 // plugin's "auth.jwks" service returns, the health, readiness and metrics routes respond, and a
 // flood of malformed requests leaves the daemon serving.
 // Each test starts its own daemon, so counters and logs belong to that test alone.
@@ -402,7 +402,7 @@ TEST(GatewayWithoutTokenVerifier, UserOpsAreAuthenticationFailed) {
   EXPECT_EQ(anonymous.status, 200) << anonymous.describe();
 }
 
-// ---- the statement form (DECISIONS 1) ----
+// ---- the statement form (docs/api.md#the-statement-form) ----
 
 TEST_F(Gateway, StatementFormGoesToCollectionStatement) {
   const json statement = {{"query", "INSERT INTO notes (text) VALUES (@text)"},
@@ -430,7 +430,7 @@ TEST_F(Gateway, BareApiPathFindsTheProjectByApiKey) {
   EXPECT_TRUE(IsError(daemon_->request("POST", "/api", statement), 401, "AUTHENTICATION_FAILED"));
 }
 
-// ---- the JWKS route (DECISIONS 17) ----
+// ---- the JWKS route (docs/api.md#the-jwks-route) ----
 
 std::string jwks_path(const std::string& endpoint_key) {
   return "/api/" + endpoint_key + "/.well-known/jwks.json";

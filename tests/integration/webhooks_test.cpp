@@ -90,7 +90,7 @@ TEST(Webhooks, EverySelectedEventArrivesSignedForTheOfficialLibrary) {
   EXPECT_EQ(by_type["user.signedin"]["data"], json({{"_key", alice.key}}));
   for (const char* type : {"document.created", "document.updated", "document.deleted"}) {
     EXPECT_EQ(by_type[type]["data"], json({{"_key", key}, {"collection", "orders"}})) << type;
-    // The event's time, ISO 8601 UTC with milliseconds (DECISIONS 28).
+    // The event's time, ISO 8601 UTC with milliseconds (docs/api.md#deliveries).
     const std::string ts = by_type[type]["timestamp"];
     EXPECT_EQ(ts.size(), 24u) << ts;
     EXPECT_EQ(ts.back(), 'Z') << ts;

@@ -1,4 +1,4 @@
-// check_collection_name: the rules of spec 2.2 and the details of each refusal.
+// check_collection_name: the rules of docs/api.md#collections and the details of each refusal.
 #include "opbase/collection_name.hpp"
 
 #include <gtest/gtest.h>

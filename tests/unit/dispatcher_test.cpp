@@ -295,7 +295,8 @@ std::optional<std::string> header(const ApiAnswer& answer, std::string_view name
   return std::nullopt;
 }
 
-// ---- HTTP status of every code (DECISIONS 2) ----------------------------------------------------
+// ---- HTTP status of every code (docs/api.md#error-codes)
+// ----------------------------------------------------
 
 TEST(ErrorCodes, HttpStatusOfEveryDecidedCode) {
   const std::vector<std::pair<std::string_view, int>> expected = {
@@ -675,7 +676,7 @@ TEST_F(DispatcherTest, BearerSchemeIsCaseInsensitiveAndTokenTrimmed) {
 
 TEST_F(DispatcherTest, BearerTokenWithInvalidUtf8IsRefusedNotThrown) {
   // Header bytes are the client's: a token that is not UTF-8 must be refused like any bad token
-  // (DECISIONS 33: TOKEN_INVALID), never escape handle() as an exception.
+  // (docs/api.md#access-levels: TOKEN_INVALID), never escape handle() as an exception.
   for (const std::string header : {"Bearer tok\xff", "Bearer \xc3", "Bearer \xed\xa0\x80"}) {
     ApiAnswer answer;
     ASSERT_NO_THROW(answer = run_op("test.user", header)) << header;

@@ -1,4 +1,4 @@
-// The rules of user documents (spec 2.1, DECISIONS 5, 11, 39): keys, refs, times, the stored
+// The rules of user documents (docs/api.md#documents): keys, refs, times, the stored
 // form of a new document and its refusals, and `_updated_at` in results.
 #include "document_rules.hpp"
 
@@ -228,7 +228,7 @@ TEST(NewDocument, NamesNotAtTheStartMayHoldDollarAndDots) {
   auto doc = new_document({{"a$b", 1}, {"a.b", 2}, {"x", {{"y$", 3}}}}, "u", kNow, kBig, -1);
   ASSERT_TRUE(doc.is_ok()) << doc.status().to_string();
   EXPECT_EQ(doc->at("a$b"), 1);
-  EXPECT_EQ(doc->at("a.b"), 2);  // stored as one name (DECISIONS 39)
+  EXPECT_EQ(doc->at("a.b"), 2);  // stored as one name (docs/api.md#documents)
 }
 
 TEST(NewDocument, NonObjectIsRefused) {

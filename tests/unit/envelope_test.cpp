@@ -1,4 +1,4 @@
-// The response envelopes of spec 4.0.
+// The response envelopes (docs/api.md#envelopes).
 #include "gateway/envelope.hpp"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// `lookup` of collection.find (DECISIONS 7): parse_lookup's refusals and apply_lookups' joins,
-// with a fake fetch standing in for the store.
+// `lookup` of collection.find (docs/api.md#lookup): parse_lookup's refusals and apply_lookups'
+// joins, with a fake fetch standing in for the store.
 #include "lookup.hpp"
 
 #include <gtest/gtest.h>
@@ -156,7 +156,7 @@ TEST(ParseLookup, BadFromIsRefused) {
   json null_from = spec_json("users", "a", "b", "c");
   null_from["from"] = nullptr;
   expect_refused(null_from, "from");
-  // Names that check_collection_name refuses (spec 2.2).
+  // Names that check_collection_name refuses (docs/api.md#collections).
   for (const std::string& bad : std::vector<std::string>{"", "Users", "1users", "us-ers", "users.x",
                                                          "üsers", std::string(65, 'a')}) {
     expect_refused(spec_json(bad, "a", "b", "c"), "collection name");

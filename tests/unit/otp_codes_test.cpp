@@ -1,6 +1,6 @@
-// One-time codes on the reference store with a fake clock (DECISIONS 20, 36): single use, five
-// wrong tries void a code, ten minutes of life to the millisecond, a newer code voids the older,
-// codes bound to their e-mail and intent, never stored in clear, and intent names.
+// One-time codes on the reference store with a fake clock (docs/api.md#one-time-codes): single use,
+// five wrong tries void a code, ten minutes of life to the millisecond, a newer code voids the
+// older, codes bound to their e-mail and intent, never stored in clear, and intent names.
 #include "otp_codes.hpp"
 
 #include <gtest/gtest.h>

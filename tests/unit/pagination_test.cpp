@@ -1,4 +1,4 @@
-// pagination(): meta.pagination of collection.find (spec 2.8), every field as DECISIONS 37
+// pagination(): meta.pagination of collection.find, every field as docs/api.md#pagination
 // defines it: page = offset / limit + 1, total_pages = ceil(size / limit), count = items
 // returned, page_showing_start = offset + 1 (0 when nothing is returned), page_showing_end =
 // offset + count, has_prev = offset > 0, prev_page = page - 1 or null, has_next = offset + count
@@ -16,7 +16,7 @@ namespace {
 
 using nlohmann::json;
 
-// The metadata DECISIONS 37 defines, written out independently of the code under test.
+// The metadata docs/api.md#pagination defines, written out independently of the code under test.
 json by_the_rules(int64_t limit, int64_t offset, int64_t size, int64_t count) {
   const int64_t page = offset / limit + 1;
   const bool has_next = offset + count < size;

@@ -1,5 +1,5 @@
-// change_from_fields: the update fields of collection.update / upsert (DECISIONS 10, 11) as a
-// store change, and the VALIDATION_ERROR (with details.field) of every refused form.
+// change_from_fields: the update fields of collection.update / upsert (docs/api.md#update-fields)
+// as a store change, and the VALIDATION_ERROR (with details.field) of every refused form.
 #include "update_fields.hpp"
 
 #include <gtest/gtest.h>

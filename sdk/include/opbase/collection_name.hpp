@@ -1,4 +1,4 @@
-// Collection names (spec 2.2, DECISIONS 39): ASCII lowercase letters, digits and underscores,
+// Collection names (docs/api.md#collections): ASCII lowercase letters, digits and underscores,
 // starting with a letter or an underscore, at most 64 characters. Used by every collection op and
 // by the statement parser, and by the host for datastore.indexes. Pure function; thread-safe.
 #pragma once

@@ -1,9 +1,10 @@
-// DocumentStore: the project's document store as a plugin sees it (DESIGN.md "Data"). Each call
-// is one host service call (`store.*`) carrying the request of store.hpp as JSON; the host runs
-// it on the configured driver (sqlite or mongodb) inside the calling plugin's own namespace of
-// collections. Failures are Status values: VALIDATION_ERROR for a bad request or change,
-// store::kDuplicateKey for a taken `_key`, INTERNAL_ERROR when the store itself fails.
-// Thread-safety: every method may be called from any thread, concurrently.
+// DocumentStore: the project's document store as a plugin sees it
+// (docs/plugin-guide.md#the-document-store). Each call is one host service call (`store.*`)
+// carrying the request of store.hpp as JSON; the host runs it on the configured driver (sqlite or
+// mongodb) inside the calling plugin's own namespace of collections. Failures are Status values:
+// VALIDATION_ERROR for a bad request or change, store::kDuplicateKey for a taken `_key`,
+// INTERNAL_ERROR when the store itself fails. Thread-safety: every method may be called from any
+// thread, concurrently.
 #pragma once
 
 #include <string_view>

@@ -1,4 +1,4 @@
-// Error codes of the API (spec section 7, DECISIONS 2-3) and the HTTP status each one carries.
+// Error codes of the API (docs/api.md#error-codes) and the HTTP status each one carries.
 // One table, used by the host's gateway and by the SDK's fake host alike.
 // Thread-safety: constants and a pure function; safe from any thread.
 #pragma once
@@ -30,8 +30,8 @@ inline constexpr std::string_view kQuotaExceeded = "QUOTA_EXCEEDED";
 inline constexpr std::string_view kProcessingFailed = "PROCESSING_FAILED";
 inline constexpr std::string_view kInternalError = "INTERNAL_ERROR";
 
-// The HTTP status of an error code (DECISIONS 2). A code this table does not know — a plugin's
-// own — responds 400: the request could not be carried out as sent.
+// The HTTP status of an error code (docs/api.md#error-codes). A code this table does not know — a
+// plugin's own — responds 400: the request could not be carried out as sent.
 constexpr int http_status_of(std::string_view code) {
   struct Row {
     std::string_view code;

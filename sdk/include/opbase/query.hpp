@@ -1,4 +1,4 @@
-// The query language of the document datastore (spec 4.2, DECISIONS 7-9, 39), parsed once here
+// The query language of the document datastore (docs/query.md, docs/api.md#find), parsed once here
 // into a small tree that every store driver translates: match conditions, sort keys, paging and
 // projection. The comparison semantics are defined once, below and in docs/query.md; the
 // in-memory evaluator (matches, compare_for_sort, apply_projection) is the reference the drivers

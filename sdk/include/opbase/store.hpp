@@ -1,7 +1,7 @@
-// The requests and results of the host's DocumentStore (DESIGN.md "Data"): the one storage
-// interface every plugin uses, whatever the driver (sqlite or mongodb). They cross the plugin
-// edge as JSON through the host services `store.*`; this file is the one place that names the
-// fields of that JSON, used by the SDK client (document_store.hpp) and by the host.
+// The requests and results of the host's DocumentStore (docs/plugin-guide.md#the-document-store):
+// the one storage interface every plugin uses, whatever the driver (sqlite or mongodb). They cross
+// the plugin edge as JSON through the host services `store.*`; this file is the one place that
+// names the fields of that JSON, used by the SDK client (document_store.hpp) and by the host.
 //
 // The model. A project's store holds documents: JSON objects that carry a string `_key` (unique
 // in the whole project store) and an owner `_userkey` (a string, or null for documents nobody
@@ -49,7 +49,7 @@ struct Change {
   bool empty() const { return set.empty() && inc.empty() && unset.empty(); }
 };
 
-// The events a write raises (spec 6, DESIGN.md "Events"): one per document it inserts or
+// The events a write raises (docs/api.md#events): one per document it inserts or
 // changes. The host publishes them on the event bus once the write is durable; for plugins that
 // subscribed durably (Registrar::subscribe_durable) it also keeps each one as a document in that
 // plugin's `_events` collection, written in the write's own transaction on sqlite. A plugin that

@@ -1,7 +1,7 @@
 // The rules of op and service names, shared by the daemon's registry and the SDK's fake host:
 // "<area>.<verb>" or "<area>.<group>.<verb>" ("webhooks.endpoint.create") in lowercase letters,
 // digits and '_'; the alias areas the API defines
-// (spec 4.0, DECISIONS 6 and 30: db.* for collection.*, the baseai.* names for ai.*).
+// (docs/api.md#aliases: db.* for collection.*, the baseai.* names for ai.*).
 // Pure constexpr functions; thread-safe.
 #pragma once
 

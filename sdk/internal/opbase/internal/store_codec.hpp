@@ -1,7 +1,7 @@
 // The JSON of the document store's requests (opbase/store.hpp), both ways: the SDK client
 // (document_store.cpp) encodes them, the host decodes them. Host and SDK only: a plugin speaks
 // to the store through DocumentStore, or, in C, sends this JSON itself
-// (docs/plugin-guide.md#store-services). Pure functions; thread-safe.
+// (docs/plugin-guide.md#the-document-store-store). Pure functions; thread-safe.
 #pragma once
 
 #include <nlohmann/json.hpp>
