@@ -35,7 +35,7 @@ struct SettingsSeed {
 struct AuthConfig {
   int64_t id_token_ttl_s = 3600;
   int64_t refresh_token_ttl_s = 30 * 86'400;
-  // How long a replaced refresh token still answers its replacement's token set, so tabs that
+  // How long a replaced refresh token still returns its replacement's token set, so tabs that
   // refresh at the same moment keep the session; after it, reuse ends the session. 0: never.
   int64_t refresh_grace_s = 10;
   Argon2Params argon2;

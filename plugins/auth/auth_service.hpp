@@ -4,7 +4,7 @@
 //
 // Guarantees the ops keep together (docs/api.md#users-and-authentication):
 //  - no enumeration: a wrong password and an unknown e-mail answer the same INVALID_CREDENTIALS
-//    after the same argon2id work; send_otp answers the same whether or not the e-mail exists;
+//    after the same argon2id work; send_otp responds the same whether or not the e-mail exists;
 //    an OTP sign-in for an unknown e-mail is OTP_INVALID like a wrong code;
 //  - a request is checked whole before a code is spent, so a malformed request does not burn it;
 //  - every attempt at a password or code is counted before it is checked, per account and

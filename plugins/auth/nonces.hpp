@@ -1,6 +1,6 @@
 // Nonces for OAuth flows (auth.nonce): 128 random bits, kept ten minutes in the project's store
 // (collection `nonces`, `_key` = SHA-256 of the nonce, so the store does not hold usable ones),
-// single use: consume() answers true once, for a nonce issued and not yet expired. Each issue()
+// single use: consume() returns true once, for a nonce issued and not yet expired. Each issue()
 // moves the expired nonces to the deleted state; the plugin's purge of deleted documents
 // (store.purge) removes them for good.
 // Thread-safety: every method may be called from any thread.

@@ -34,7 +34,7 @@ constexpr std::array<IntentName, 5> kIntents{{{OtpIntent::kSignin, "signin"},
                                               {OtpIntent::kChangeEmail, "change_email"},
                                               {OtpIntent::kChangeUsername, "change_username"}}};
 
-// The same two answers whether or not the e-mail exists or a code was ever issued to it, and
+// The same two results whether or not the e-mail exists or a code was ever issued to it, and
 // never the code itself.
 Status invalid() { return {code::kOtpInvalid, "the code is not valid"}; }
 Status expired() { return {code::kOtpExpired, "the code has expired"}; }

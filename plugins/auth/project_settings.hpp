@@ -1,5 +1,5 @@
 // The auth settings of each project (docs/api.md#auth-settings): kept in the project's store
-// (collection `settings`, `_key` = "auth") so every daemon of the project answers alike and a
+// (collection `settings`, `_key` = "auth") so every daemon of the project responds alike and a
 // future console can change them; written from the configuration's seed (auth.* in conf/) the
 // first time a project is used. Cached per project for a minute.
 // Thread-safety: every method may be called from any thread.

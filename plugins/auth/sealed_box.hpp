@@ -1,5 +1,5 @@
 // SealedBox: text kept in the store encrypted under a key that only the holder of a secret can
-// derive. The refresh grace uses it: the token set a rotation answered is kept sealed under the
+// derive. The refresh grace uses it: the token set a rotation returned is kept sealed under the
 // refresh token it replaced, so a second tab presenting that token moments later gets the same
 // set back, and the store alone (which keeps only the token's SHA-256) cannot read it.
 //
@@ -15,7 +15,7 @@
 
 namespace opbase::auth {
 
-// Throws std::runtime_error when OpenSSL fails (the SDK answers INTERNAL_ERROR).
+// Throws std::runtime_error when OpenSSL fails (the SDK responds INTERNAL_ERROR).
 std::string seal(std::string_view secret, std::string_view plaintext);
 
 // The plaintext, or nullopt when the box is malformed, was sealed under another secret, or was

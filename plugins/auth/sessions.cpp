@@ -17,7 +17,7 @@ namespace {
 using nlohmann::json;
 
 constexpr std::string_view kSessions = "sessions";
-// Bounds the cache of session answers; past it the cache starts over (a re-read per session).
+// Bounds the cache of session checks; past it the cache starts over (a re-read per session).
 constexpr size_t kMaxKnown = 200'000;
 
 Status invalid() { return {code::kTokenInvalid, "the refresh token is not valid"}; }
@@ -97,8 +97,8 @@ Result<Rotation> Sessions::rotate(std::string_view project, std::string_view ref
       set_fields(rotated_fields(session, refresh_token, next, *tokens, now_ms)));
   if (!updated) return updated.status();
   if (updated->documents.empty()) {
-    // Another refresh with the same token won the race: within the grace it answered the set
-    // this one answers too; otherwise the token was used twice.
+    // Another refresh with the same token won the race: within the grace it returned the set
+    // this one returns too; otherwise the token was used twice.
     auto reloaded = load(project, sid);
     if (!reloaded) return reloaded.status();
     if (!*reloaded) return invalid();
@@ -214,7 +214,7 @@ void Sessions::remember(std::string_view project, std::string_view sid, Known kn
 }
 
 void Sessions::forget_user(std::string_view project, std::string_view user_key) const {
-  // Until the store answers, no session of the user is trusted from memory.
+  // Until the store responds, no session of the user is trusted from memory.
   const std::string prefix = std::string(project) + "\n";
   const std::lock_guard lock(mutex_);
   std::erase_if(known_, [&](const auto& entry) {

@@ -4,15 +4,15 @@
 //
 // Refresh tokens are "<sid>.<43 base64url characters>" (256 random bits). Every refresh
 // replaces the token by a conditional update on the old hash, so of two refreshes with one
-// token only one wins. The replaced token keeps working for a short grace interval, answering
-// the very token set its replacement answered: two tabs refreshing at the same moment both go
+// token only one wins. The replaced token keeps working for a short grace interval, returning
+// the very token set its replacement returned: two tabs refreshing at the same moment both go
 // on with one session. That set is kept sealed under the replaced token (sealed_box.hpp), so
 // only its holder can read it back; the store keeps only hashes of tokens. After the grace, a
 // replaced token presented again ends the whole session (reuse detection). The last
 // kMaxPreviousHashes replaced hashes are kept to recognise reuse; an older one is simply
 // invalid.
 //
-// is_live() answers whether id tokens of a session still work. It remembers the answer for
+// is_live() returns whether id tokens of a session still work. It remembers the answer for
 // `recheck_ms`, and a session this daemon ends is dead at once here; other daemons sharing the
 // store see it end within their recheck time (0: they read the store on every check).
 // Thread-safety: every method may be called from any thread.
@@ -40,8 +40,8 @@ struct Session {
   std::string aud;
 };
 
-// What a refresh answers: the token set made for the new refresh token, or, for a token
-// replaced within the grace interval, the set its replacement answered (`replayed`).
+// What a refresh returns: the token set made for the new refresh token, or, for a token
+// replaced within the grace interval, the set its replacement returned (`replayed`).
 struct Rotation {
   nlohmann::json tokens;
   bool replayed = false;
@@ -52,7 +52,7 @@ using IssueTokens = std::function<Result<nlohmann::json>(const Session& next)>;
 
 class Sessions {
  public:
-  // `grace_ms`: how long a replaced refresh token answers its replacement's token set (0: never).
+  // `grace_ms`: how long a replaced refresh token returns its replacement's token set (0: never).
   Sessions(const DocumentStore& store, int64_t refresh_ttl_s, int64_t recheck_ms,
            int64_t grace_ms = 0)
       : store_(store),
@@ -63,9 +63,9 @@ class Sessions {
   Result<Session> start(std::string_view project, std::string_view user_key, std::string_view aud,
                         int64_t now_ms) const;
 
-  // Replaces `refresh_token` by a new one and answers the token set `issue` makes for it, which
+  // Replaces `refresh_token` by a new one and returns the token set `issue` makes for it, which
   // is written sealed with the replacement, in the same conditional update. A token replaced
-  // less than the grace interval ago answers that same set again (replayed). TOKEN_INVALID for
+  // less than the grace interval ago returns that same set again (replayed). TOKEN_INVALID for
   // an unknown, ended or replaced token (a replaced one past the grace also ends the session),
   // TOKEN_EXPIRED past its life.
   Result<Rotation> rotate(std::string_view project, std::string_view refresh_token, int64_t now_ms,

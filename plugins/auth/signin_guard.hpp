@@ -14,7 +14,7 @@
 //    guessing at one account. From an address the account knows it does not apply.
 //
 // An address is familiar to an account after a successful sign-in from it (familiar_addresses
-// .hpp). Unknown e-mails go through exactly the same steps, so neither the answers nor the time
+// .hpp). Unknown e-mails go through exactly the same steps, so neither the responses nor the time
 // they take say whether an account exists.
 // Thread-safety: every method may be called from any thread.
 #pragma once

@@ -41,7 +41,7 @@ Result<bool> update_matched(const DocumentStore& store, std::string_view project
                             std::string_view collection, const nlohmann::json& match,
                             store::Change change);
 
-// Inserts `doc`. When its `_key` is taken, answers kDuplicateKey; if the holder was a document
+// Inserts `doc`. When its `_key` is taken, returns kDuplicateKey; if the holder was a document
 // swept to the deleted state (see sweep), it is first made active again, so the caller's next
 // conditional update finds it (with the values it was swept with, which say "idle").
 Status insert_or_revive(const DocumentStore& store, std::string_view project,

@@ -142,7 +142,7 @@ Tokens::Shared Tokens::remembered(std::string_view project, std::string_view tok
   const std::shared_lock lock(mutex_);
   const auto it = verified_.find(token);
   if (it == verified_.end() || it->second.project != project) return nullptr;
-  // Expired since it was remembered: verify again, which answers TOKEN_EXPIRED.
+  // Expired since it was remembered: verify again, which returns TOKEN_EXPIRED.
   if (now_ms / 1000 >= it->second.exp_s) return nullptr;
   return it->second.token;
 }

@@ -37,7 +37,7 @@ bool user_field_name(std::string_view name);
 // Checks names at every depth of a value users write (no empty or '$' names).
 Status check_nested_names(const nlohmann::json& value, std::string_view field);
 
-// A stored document as answered by insert and update: with `_updated_at` = `_modified_at`.
+// A stored document as returned by insert and update: with `_updated_at` = `_modified_at`.
 nlohmann::json with_updated_at(nlohmann::json document);
 
 }  // namespace opbase::collection
