@@ -1,5 +1,5 @@
 // The mail that carries a one-time code: what it is for, the code, and when it expires
-// (issue 4: "the mail says the code, what it is for, and when it expires").
+// (docs/api.md#one-time-codes: "the mail says the code, what it is for, and when it expires").
 // Thread-safety: pure function.
 #pragma once
 

@@ -3,7 +3,7 @@
 // more due in the queue and unpacks the oldest bundle into it (Outbox::claim).
 //
 // Why: an endpoint is behind while every delivery thread it may hold is busy with it (a
-// receiver that answers slowly). Each message it is owed then waits anyway, and a message row
+// receiver that responds slowly). Each message it is owed then waits anyway, and a message row
 // per event was the one cost such a receiver added to the writes that raised the events: one
 // more row in the store's single writer for every event. A bundle is one row per fan-out
 // (up to Outbox's batch of events), unpacked at the pace the receiver takes its messages.

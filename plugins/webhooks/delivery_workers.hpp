@@ -1,4 +1,4 @@
-// DeliveryWorkers: the threads that move webhooks out (issue 5, DECISIONS 27). The feeder turns
+// DeliveryWorkers: the threads that move webhooks out (docs/api.md#delivery). The feeder turns
 // the events the store kept into messages (Outbox::fan_out) and expires old messages; each of
 // `webhooks.workers` delivery threads claims due messages with a lease and posts them, signed,
 // to their endpoint. They sleep until an event or a queued message wakes them or `webhooks.poll`

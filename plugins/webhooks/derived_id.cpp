@@ -13,4 +13,8 @@ std::string derived_id(std::string_view prefix, int64_t time_ms, std::string_vie
          hex_encode(std::string_view(reinterpret_cast<const char*>(digest), 10));
 }
 
+std::string message_id(std::string_view event_id, std::string_view endpoint_id, int64_t event_ms) {
+  return derived_id("msg_", event_ms, std::string(event_id) + "/" + std::string(endpoint_id));
+}
+
 }  // namespace opbase::webhooks

@@ -13,4 +13,8 @@ namespace opbase::webhooks {
 
 std::string derived_id(std::string_view prefix, int64_t time_ms, std::string_view content);
 
+// The message id of (event, endpoint): "msg_", the event's time and a digest of both ids. The same
+// event fanned out twice to one endpoint (a crash before its removal) makes the same message.
+std::string message_id(std::string_view event_id, std::string_view endpoint_id, int64_t event_ms);
+
 }  // namespace opbase::webhooks

@@ -1,6 +1,6 @@
 // EndpointTurns: which endpoint's queue a delivery thread serves next. Turns go round the
 // endpoints of a project, and no endpoint holds more than `per_endpoint` of this daemon's
-// delivery threads at once, so an endpoint that answers slowly (or not at all, until
+// delivery threads at once, so an endpoint that responds slowly (or not at all, until
 // webhooks.timeout) leaves the other threads to the other endpoints instead of taking them all.
 // Thread-safety: every method may be called from any thread.
 #pragma once

@@ -1,5 +1,5 @@
-// Endpoints: where a project's webhooks go (DECISIONS 26), kept in the project's store (the
-// webhooks namespace, collection "endpoints"). Each has a URL, a secret, the event types it
+// Endpoints: where a project's webhooks go (docs/api.md#endpoints), kept in the project's store
+// (the webhooks namespace, collection "endpoints"). Each has a URL, a secret, the event types it
 // takes, an on/off switch and its signature content; after a secret rotation the previous
 // secret keeps signing beside the new one for a while, so receivers can switch without losing
 // a delivery. The endpoint of the configuration (`webhooks.url`) has the fixed id "whep_config".
@@ -57,7 +57,7 @@ class Endpoints {
   // One endpoint as stored, or nullopt.
   Result<std::optional<nlohmann::json>> get(std::string_view project, std::string_view id) const;
   // A new endpoint from checked fields (url, events, enabled, signature_content, description,
-  // secret); answers the stored document.
+  // secret); returns the stored document.
   Result<nlohmann::json> create(std::string_view project, nlohmann::json fields,
                                 int64_t now_ms) const;
   // Sets checked fields; nullopt when there is no such endpoint.

@@ -39,11 +39,6 @@ Message Message::from_document(const json& doc) {
   return m;
 }
 
-std::string Outbox::message_id(std::string_view event_id, std::string_view endpoint_id,
-                               int64_t event_ms) {
-  return derived_id("msg_", event_ms, std::string(event_id) + "/" + std::string(endpoint_id));
-}
-
 json Outbox::payload_of(const json& message) {
   return {{"type", message.value("type", "")},
           {"timestamp", iso_time(message.value("event_ms", int64_t{0}))},
@@ -105,7 +100,7 @@ Result<Outbox::FanOut> Outbox::fan_out(std::string_view project, const EndpointS
   return done;
 }
 
-// One write for the batch; answers how many messages were new (weights[i]: how many a bundle
+// One write for the batch; returns how many messages were new (weights[i]: how many a bundle
 // documents[i] holds; 0 or missing for a message). A document that exists already (its events
 // were fanned out before a crash removed them, or by another daemon at once; a bundle unpacked
 // twice) fails the batch as a whole: then the ones there are left out, and the rest written at
@@ -328,35 +323,69 @@ Result<Outbox::Archived> Outbox::archive_ended(std::string_view project, std::st
   return Archived{static_cast<int>(moved->keys.size()), static_cast<int>(ended.size()) == limit};
 }
 
+namespace {
+
+// Entries [skip, skip + want) of the stored messages (the first skip + want of them, in the list's
+// order) merged with the bundled ones (all of them, in the same order).
+std::vector<json> merged_page(std::vector<json> stored, const std::vector<json>& bundled,
+                              int64_t skip, int64_t want) {
+  const auto order = sort_of(kListOrder);
+  std::vector<json> merged;
+  merged.reserve(stored.size() + bundled.size());
+  std::merge(
+      std::make_move_iterator(stored.begin()), std::make_move_iterator(stored.end()),
+      bundled.begin(), bundled.end(), std::back_inserter(merged),
+      [&](const json& a, const json& b) { return query::compare_for_sort(a, b, order) < 0; });
+  const auto size = static_cast<int64_t>(merged.size());
+  const int64_t begin = std::min(skip, size);
+  const int64_t end = std::min(size, begin + want);
+  return {std::make_move_iterator(merged.begin() + begin),
+          std::make_move_iterator(merged.begin() + end)};
+}
+
+}  // namespace
+
 Result<Outbox::Page> Outbox::list(std::string_view project,
                                   const std::optional<std::string>& endpoint,
                                   const std::optional<std::string>& state, int64_t limit,
-                                  int64_t offset, int64_t now_ms) const {
-  // Bundled messages are listed as messages, with their ids: unpacked first.
-  if (Status s = unpack_bundles(project, endpoint, now_ms); !s) return s;
+                                  int64_t offset) const {
+  auto bundled = bundled_messages(project, endpoint, state);
+  if (!bundled) return bundled.status();
   json match = json::object();
   if (endpoint) match["endpoint"] = *endpoint;
   if (state) match["state"] = *state;
-  // The messages still active (pending, or ended a moment ago), then the archived ones: one
-  // page over the two, each newest first.
+  // The messages still active (pending, or ended a moment ago) with the bundled ones among them,
+  // then the archived ones: one page over the two, each newest first.
   Page page;
   for (store::State kept : {store::State::kActive, store::State::kArchived}) {
+    const bool active = kept == store::State::kActive;
+    const int64_t skip = std::max<int64_t>(0, offset - page.total);
+    const int64_t want = std::max<int64_t>(0, limit - static_cast<int64_t>(page.messages.size()));
     store::FindRequest find;
     find.collection = std::string(kMessagesCollection);
     find.scope = store::Scope::everyone();
     find.state = kept;
-    // A bundle made since the unpacking above is no message. Only active ones can be there: the
-    // archived pass keeps its plain match (without a state, a count of the store's index).
+    // Bundles were read above. Only active ones can be here: the archived pass keeps its plain
+    // match (without a state, a count of the store's index).
     json kept_match = match;
-    if (kept == store::State::kActive && !state) kept_match["state:$ne"] = kBundledState;
+    if (active && !state) kept_match["state:$ne"] = kBundledState;
     find.match = match_of(kept_match);
-    find.limit = std::max<int64_t>(0, limit - static_cast<int64_t>(page.messages.size()));
-    find.offset = std::max<int64_t>(0, offset - page.total);
+    find.sort = sort_of(kListOrder);
+    // With bundled messages to interleave, the stored ones are read from the start of the order.
+    const bool merge = active && !bundled->empty();
+    find.limit = merge ? skip + want : want;
+    find.offset = merge ? 0 : skip;
     find.with_total = true;
     auto found = store_.find(project, find);
     if (!found) return found.status();
-    for (json& doc : found->documents) page.messages.push_back(std::move(doc));
-    page.total += found->total;
+    std::vector<json> messages = std::move(found->documents);
+    int64_t total = found->total;
+    if (merge) {
+      messages = merged_page(std::move(messages), *bundled, skip, want);
+      total += static_cast<int64_t>(bundled->size());
+    }
+    for (json& doc : messages) page.messages.push_back(std::move(doc));
+    page.total += total;
   }
   return page;
 }

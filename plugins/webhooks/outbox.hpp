@@ -8,7 +8,7 @@
 //  - for an endpoint that is behind (every delivery thread it may hold is busy with it), the
 //    messages of one fan_out go into one bundle (bundle.hpp) rather than one document each;
 //    claim unpacks the oldest bundle when the queue has no more due, list all before it reads;
-//  - each endpoint has its own queue, so one that answers slowly never holds back another's;
+//  - each endpoint has its own queue, so one that responds slowly never holds back another's;
 //  - claim takes a due message of one endpoint with a lease: a conditional update that only one
 //    caller wins, and that expires if its daemon dies mid-attempt;
 //  - finish records the attempt (time, status code, latency, error) and moves the message to
@@ -33,10 +33,9 @@
 #include "endpoints.hpp"
 #include "opbase/document_store.hpp"
 #include "opbase/status.hpp"
+#include "outbox_documents.hpp"
 
 namespace opbase::webhooks {
-
-inline constexpr std::string_view kMessagesCollection = "messages";
 
 struct Message {
   std::string id;  // "msg_" + 32 hex digits
@@ -75,7 +74,7 @@ class Outbox {
   // Whether an endpoint (by id) is behind: its messages of this fan_out then go in a bundle.
   using BehindTest = std::function<bool(const std::string&)>;
   // Turns up to `limit` kept events, oldest first, into messages for the endpoints `endpoints`
-  // answers. It is asked after the events are read, so an endpoint made before an event was
+  // returns. It is asked after the events are read, so an endpoint made before an event was
   // committed always gets it. events == limit: more may be waiting. Without `behind`, no
   // endpoint is.
   Result<FanOut> fan_out(std::string_view project, const EndpointSource& endpoints, int64_t now_ms,
@@ -88,7 +87,7 @@ class Outbox {
   Result<std::vector<Message>> claim(std::string_view project, std::string_view endpoint,
                                      std::string_view owner, int64_t now_ms, int64_t lease_ms,
                                      int limit) const;
-  // Records the attempt on a message `owner` holds; answers the message's new state
+  // Records the attempt on a message `owner` holds; returns the message's new state
   // ("delivered", "pending" for a retry, "failed").
   Result<std::string> finish(std::string_view project, const Message& message,
                              std::string_view owner, const AttemptResult& attempt,
@@ -96,16 +95,16 @@ class Outbox {
 
   // A page of messages, optionally of one endpoint and/or in one state, with the number of all
   // that match: the active ones (pending, in flight) newest first, then the ended ones newest
-  // first. The bundles made by `now_ms` are unpacked first, so their messages are listed too.
+  // first. Messages still in bundles are listed as the pending messages they will become, read
+  // where they are: a list never writes (unpacking is the delivery side's, in claim).
   struct Page {
     std::vector<nlohmann::json> messages;
     int64_t total = 0;
   };
   Result<Page> list(std::string_view project, const std::optional<std::string>& endpoint,
-                    const std::optional<std::string>& state, int64_t limit, int64_t offset,
-                    int64_t now_ms) const;
+                    const std::optional<std::string>& state, int64_t limit, int64_t offset) const;
   // Makes a message due now again, whatever its state (a manual re-send). Its attempts so far
-  // are kept, and it keeps its Webhook-Id. Answers "resent", "missing", or "in_flight" for a
+  // are kept, and it keeps its Webhook-Id. Returns "resent", "missing", or "in_flight" for a
   // message an attempt holds right now (resent then, it could be sent twice at once).
   Result<std::string> resend(std::string_view project, std::string_view id, int64_t now_ms) const;
 
@@ -118,16 +117,11 @@ class Outbox {
   Result<Archived> archive_ended(std::string_view project, std::string_view endpoint,
                                  int64_t now_ms, int limit = 500) const;
   // Removes for good the messages archived before `before_ms`, and the endpoints deleted before
-  // then; answers how many (webhooks.retention).
+  // then; returns how many (webhooks.retention).
   Result<int64_t> expire(std::string_view project, int64_t before_ms) const;
 
-  // The message id of (event, endpoint): the event's time in milliseconds (12 hex digits) and
-  // 80 bits of SHA-256(event id "/" endpoint id). Time first, so new messages are appended to
-  // the store's key index rather than written on a random page of it.
-  static std::string message_id(std::string_view event_id, std::string_view endpoint_id,
-                                int64_t event_ms);
   // The delivery payload of a message document: {"type", "timestamp" (the event's time, ISO
-  // 8601 UTC with milliseconds), "data"} (spec 6, DECISIONS 28). Printed, it is the body: made
+  // 8601 UTC with milliseconds), "data"} (docs/api.md#deliveries). Printed, it is the body: made
   // from the stored type, time and data at each attempt rather than kept as text, because the
   // same values always print as the same bytes (keys in order) and an escaped copy of the body
   // in every message doubled the JSON each event cost on its way into the store.
@@ -160,8 +154,12 @@ class Outbox {
   // outbox_bundles.cpp. unpack_oldest_bundle: false when the endpoint has none.
   Result<bool> unpack_oldest_bundle(std::string_view project, std::string_view endpoint,
                                     int64_t now_ms) const;
-  Status unpack_bundles(std::string_view project, const std::optional<std::string>& endpoint,
-                        int64_t now_ms) const;
+  // The messages the bundles of `endpoint` (of every endpoint: nullopt) will become, read where
+  // they are, newest first (the list's order); empty when `state` leaves them out. A bundle that
+  // does not read is skipped: the delivery side sets it aside when it meets it.
+  Result<std::vector<nlohmann::json>> bundled_messages(
+      std::string_view project, const std::optional<std::string>& endpoint,
+      const std::optional<std::string>& state) const;
   Status unpack_or_set_aside(std::string_view project, const nlohmann::json& doc,
                              int64_t now_ms) const;
   Status unpack(std::string_view project, const Bundle& bundle, int64_t now_ms) const;
@@ -171,7 +169,6 @@ class Outbox {
   // Bundles a claim unpacks at most: a claim that comes up short because others won the
   // messages of the one it unpacked may go on to the next, but never through a whole backlog.
   static constexpr int kMaxUnpacksPerClaim = 2;
-  static constexpr int kUnpackBatch = 20;  // bundles read at a time by unpack_bundles
 
   const DocumentStore& store_;
   std::vector<int64_t> retry_delays_ms_;

@@ -1,5 +1,7 @@
 // The outbox's bundles (bundle.hpp): how they are found, unpacked into their endpoint's queue,
 // and set aside when one cannot be read.
+#include <algorithm>
+
 #include "bundle.hpp"
 #include "outbox.hpp"
 #include "outbox_documents.hpp"
@@ -26,23 +28,30 @@ Result<bool> Outbox::unpack_oldest_bundle(std::string_view project, std::string_
   return true;
 }
 
-Status Outbox::unpack_bundles(std::string_view project, const std::optional<std::string>& endpoint,
-                              int64_t now_ms) const {
+Result<std::vector<json>> Outbox::bundled_messages(std::string_view project,
+                                                   const std::optional<std::string>& endpoint,
+                                                   const std::optional<std::string>& state) const {
+  std::vector<json> out;
+  if (state && *state != "pending") return out;
   store::FindRequest find;
   find.collection = std::string(kMessagesCollection);
   find.scope = endpoint ? bundles_scope(*endpoint) : store::Scope::everyone();
-  // Made by now_ms: bundles made while this runs are not waited for, so a stream of them cannot
-  // keep it going. Each pass removes or sets aside every bundle it read, so the next reads on.
-  find.match = match_of({{"state", kBundledState}, {"next_ms:$lte", now_ms}});
-  find.limit = kUnpackBatch;
-  for (;;) {
-    auto found = store_.find(project, find);
-    if (!found) return found.status();
-    if (found->documents.empty()) return Status::ok();
-    for (const json& doc : found->documents) {
-      if (Status s = unpack_or_set_aside(project, doc, now_ms); !s) return s;
+  find.match = match_of({{"state", kBundledState}});
+  find.limit = -1;
+  auto found = store_.find(project, find);
+  if (!found) return found.status();
+  for (const json& doc : found->documents) {
+    const auto bundle = Bundle::from_document(doc);
+    if (!bundle) continue;
+    for (const Bundle::Event& event : bundle->events) {
+      out.push_back(json::parse(message_text({event.id, event.type, event.time_ms, event.data},
+                                             bundle->endpoint, bundle->due_ms)));
     }
   }
+  const auto order = sort_of(kListOrder);
+  std::sort(out.begin(), out.end(),
+            [&](const json& a, const json& b) { return query::compare_for_sort(a, b, order) < 0; });
+  return out;
 }
 
 // A bundle that does not read (never written so by this plugin) is archived, kept for a look
@@ -59,7 +68,7 @@ Status Outbox::unpack_or_set_aside(std::string_view project, const json& doc,
                             now_ms};
   auto moved = store_.change_state(project, aside);
   if (!moved) return moved.status();
-  // Nothing moved would leave it first in line, and unpack_bundles reading it for ever.
+  // Nothing moved would leave it first in line, and every claim meeting it again.
   if (moved->keys.empty()) return Status::internal("webhooks: a bundle could not be set aside");
   return Status::ok();
 }

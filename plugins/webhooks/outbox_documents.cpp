@@ -2,9 +2,9 @@
 
 #include <stdexcept>
 
+#include "derived_id.hpp"
 #include "json_string.hpp"
 #include "opbase/iso_time.hpp"
-#include "outbox.hpp"
 
 namespace opbase::webhooks {
 namespace {
@@ -55,8 +55,7 @@ store::FindRequest messages_in_order(store::Scope scope, std::string_view direct
 std::string message_text(const EventFields& event, std::string_view endpoint, int64_t due_ms) {
   std::string out;
   out.reserve(320 + event.data.size());
-  out.append("{\"_key\":")
-      .append(json_string(Outbox::message_id(event.id, endpoint, event.time_ms)));
+  out.append("{\"_key\":").append(json_string(message_id(event.id, endpoint, event.time_ms)));
   out.append(",\"_userkey\":").append(json_string(queue_owner(endpoint)));
   out.append(",\"_created_at\":").append(json_string(iso_time(due_ms)));  // claimable from then
   out.append(",\"endpoint\":").append(json_string(endpoint));

@@ -15,6 +15,8 @@
 
 namespace opbase::webhooks {
 
+inline constexpr std::string_view kMessagesCollection = "messages";
+
 // A match or sort the outbox writes as a constant: a malformed one is a bug (std::logic_error).
 query::Match match_of(const nlohmann::json& fields);
 std::vector<query::SortKey> sort_of(std::string_view text);
@@ -34,6 +36,10 @@ store::Scope queue_scope(std::string_view endpoint);
 // from its back) never load a bundle, many messages long, that they would only skip.
 std::string bundles_owner(std::string_view endpoint);
 store::Scope bundles_scope(std::string_view endpoint);
+
+// The order of the messages list: newest first, ties by `_key` (the store's own default order,
+// written out so the bundled messages merged into it follow the same).
+inline constexpr std::string_view kListOrder = "_created_at desc, _key desc";
 
 // A read of the messages collection's documents of `scope` in `_created_at` order ("asc" or
 // "desc"; for a queue, the claim order), `limit` of them.

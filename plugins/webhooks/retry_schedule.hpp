@@ -1,8 +1,8 @@
-// When a failed delivery is tried again (DECISIONS 27): after attempt n fails, wait delays[n-1]
-// (5 s, 30 s, 2 min, 10 min, 1 h by default) spread by +-20 % so that receivers coming back from
-// an outage are not hit by every retry at the same moment; after the last delay's attempt fails,
-// the message is failed for good (kept for inspection and a manual resend).
-// Thread-safety: pure functions.
+// When a failed delivery is tried again (docs/api.md#delivery): after attempt n fails, wait
+// delays[n-1] (5 s, 30 s, 2 min, 10 min, 1 h by default) spread by +-20 % so that receivers coming
+// back from an outage are not hit by every retry at the same moment; after the last delay's attempt
+// fails, the message is failed for good (kept for inspection and a manual resend). Thread-safety:
+// pure functions.
 #pragma once
 
 #include <cstdint>

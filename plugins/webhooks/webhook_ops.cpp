@@ -229,7 +229,7 @@ Result<Reply> WebhookOps::list_messages(const Request& request) const {
       body.value("offset", json(0)).is_number_integer() ? body.value("offset", int64_t{0}) : -1;
   if (limit < 1 || limit > kMaxListLimit) return invalid("limit", "'limit' must be 1 to 500");
   if (offset < 0) return invalid("offset", "'offset' must be a non-negative integer");
-  auto page = outbox_.list(request.project_id, endpoint, state, limit, offset, host_.now_ms());
+  auto page = outbox_.list(request.project_id, endpoint, state, limit, offset);
   if (!page) return page.status();
   json views = json::array();
   for (const json& doc : page->messages) views.push_back(message_view(doc));

@@ -1,8 +1,8 @@
-// The admin ops of webhooks (issue 5, the ground of a management console): endpoints
+// The admin ops of webhooks (the ground of a management console): endpoints
 // (webhooks.endpoint.create, .update, .delete, .list, .rotate_secret) and messages
 // (webhooks.message.list with every attempt, webhooks.message.resend). Every op needs an
 // admin's token. Parameters are checked with VALIDATION_ERROR naming the field; an unknown id is
-// VALIDATION_ERROR with details.reason "not_found". Secrets are answered by create and
+// VALIDATION_ERROR with details.reason "not_found". Secrets are returned by create and
 // rotate_secret only.
 // Thread-safety: handlers run concurrently; the parts they use are thread-safe.
 #pragma once

@@ -1,4 +1,4 @@
-// Webhook signing as the Standard Webhooks convention has it (spec 6, DECISIONS 25): secrets are
+// Webhook signing as the Standard Webhooks convention has it (docs/api.md#signatures): secrets are
 // "whsec_" + standard base64 of 24 to 64 random key bytes; a signature is "v1," + base64 of
 // HMAC-SHA256 over the signed text, keyed with those bytes; the Webhook-Signature header holds
 // one signature per key, separated by single spaces, so a secret can be rotated without downtime

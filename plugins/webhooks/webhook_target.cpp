@@ -302,7 +302,7 @@ Result<ResolvedTarget> resolve_target(const TargetUrl& target, bool allow_privat
                       (error != 0 ? gai_strerror(error) : "no address") + ")",
                   {{"field", "url"}});
   }
-  // Every address is checked, not only the one answered: a name with a public and a private
+  // Every address is checked, not only the one returned: a name with a public and a private
   // address is refused whichever of them the resolver lists first.
   for (const addrinfo* entry = list.get(); entry != nullptr; entry = entry->ai_next) {
     if (!allow_private && is_private_address(entry->ai_addr)) {

@@ -1,4 +1,4 @@
-// Where a webhook goes, and the guard that keeps it off private networks (DECISIONS 29).
+// Where a webhook goes, and the guard that keeps it off private networks (docs/api.md#delivery).
 //
 // parse_target_url takes the endpoint URL an application team configures: http or https, a host
 // (DNS name, dotted IPv4 address or bracketed IPv6 address), an optional port, a path and query
@@ -6,7 +6,7 @@
 // than to this check: user information, fragments, spaces, control characters, non-ASCII bytes,
 // numeric host spellings other than a dotted quad ("127.1", "2130706433", "0x7f.0.0.1").
 //
-// resolve_target answers the addresses a host has and refuses the target when any of them is
+// resolve_target returns the addresses a host has and refuses the target when any of them is
 // private (is_private_address), unless private targets are allowed (the development config and
 // the tests allow them). The deliverer then pins its connection to the checked address with
 // curl_resolve_entry() (CURLOPT_RESOLVE), so DNS cannot answer differently between the check
@@ -48,7 +48,7 @@ struct TargetUrl {
   // The host as a URL writes it: IPv6 addresses in brackets.
   std::string url_host() const;
   // The URL again: scheme://url_host()[:port]path, the port only when it is not the default.
-  // parse_target_url(text()) answers this TargetUrl.
+  // parse_target_url(text()) returns this TargetUrl.
   std::string text() const;
 
   bool operator==(const TargetUrl&) const = default;

@@ -1,4 +1,4 @@
-// The webhooks plugin's settings (`webhooks.*`, DECISIONS 25-29; conf/opbase.properties lists
+// The webhooks plugin's settings (`webhooks.*`, docs/api.md#webhooks; conf/opbase.properties lists
 // them with their defaults). Read once at init; a bad value refuses the plugin with its key.
 // Thread-safety: a plain value.
 #pragma once
@@ -19,7 +19,7 @@ struct WebhooksConfig {
   std::vector<std::string> events = {"document.created", "document.updated", "document.deleted",
                                      "user.signedup"};
   std::string signature_content = "id.timestamp.body";
-  // The waits before each retry: 5 after the first attempt (DECISIONS 27), each +-20 %.
+  // The waits before each retry: 5 after the first attempt (docs/api.md#delivery), each +-20 %.
   std::vector<int64_t> retry_delays_ms = {5'000, 30'000, 120'000, 600'000, 3'600'000};
   int64_t timeout_ms = 15'000;
   bool allow_private_targets = false;

@@ -1,4 +1,4 @@
-// The webhooks plugin (spec 6, DECISIONS 25-29): keeps the document.* and user.* events of store
+// The webhooks plugin (docs/api.md#webhooks): keeps the document.* and user.* events of store
 // writes durably (in the writes' own transactions), turns them into an outbox of signed messages
 // per endpoint, and delivers them at least once with retries. See outbox.hpp for the guarantees
 // and delivery_workers.hpp for the threads.

@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "derived_id.hpp"
 #include "endpoints.hpp"
 #include "outbox.hpp"
 #include "retry_schedule.hpp"
@@ -90,8 +91,8 @@ TEST_F(Outboxes, FanOutMakesOneMessagePerEndpointThatTakesTheType) {
     EXPECT_EQ(body["type"], "document.created");
     EXPECT_EQ(body["data"]["collection"], "orders");
     EXPECT_EQ(m["_key"],
-              Outbox::message_id(m["event_id"].get<std::string>(), m["endpoint"].get<std::string>(),
-                                 m["event_ms"].get<int64_t>()));
+              message_id(m["event_id"].get<std::string>(), m["endpoint"].get<std::string>(),
+                         m["event_ms"].get<int64_t>()));
   }
   EXPECT_TRUE(env_.documents("p", store::kEventsCollection).empty()) << "handled events go";
   // Again: nothing new.
@@ -155,13 +156,13 @@ TEST_F(Outboxes, EventsNoEndpointTakesAreRemovedWithoutMessages) {
 }
 
 TEST_F(Outboxes, MessageIdsStartWithTheEventTimeSoTheyAreAppendedInTimeOrder) {
-  const std::string a = Outbox::message_id("evt_1", "whep_a", 1'700'000'000'000);
+  const std::string a = message_id("evt_1", "whep_a", 1'700'000'000'000);
   EXPECT_EQ(a.size(), 4u + 32u);
   EXPECT_EQ(a.substr(0, 16), "msg_018bcfe56800");  // 1.7e12 ms in 12 hex digits
-  EXPECT_NE(a, Outbox::message_id("evt_1", "whep_b", 1'700'000'000'000));
-  EXPECT_NE(a, Outbox::message_id("evt_2", "whep_a", 1'700'000'000'000));
-  EXPECT_EQ(a, Outbox::message_id("evt_1", "whep_a", 1'700'000'000'000));
-  EXPECT_LT(a, Outbox::message_id("evt_0", "whep_a", 1'700'000'000'001));
+  EXPECT_NE(a, message_id("evt_1", "whep_b", 1'700'000'000'000));
+  EXPECT_NE(a, message_id("evt_2", "whep_a", 1'700'000'000'000));
+  EXPECT_EQ(a, message_id("evt_1", "whep_a", 1'700'000'000'000));
+  EXPECT_LT(a, message_id("evt_0", "whep_a", 1'700'000'000'001));
 }
 
 TEST_F(Outboxes, AnEventFannedOutTwiceMakesNoSecondMessage) {
@@ -281,15 +282,15 @@ TEST_F(Outboxes, EndedMessagesAreArchivedOutOfTheClaimsWayAndResendBringsThemBac
   EXPECT_EQ(archived[0]["state"], "delivered");
 
   // Listed after the active ones, and counted.
-  auto page = outbox_.list("p", std::nullopt, std::nullopt, 50, 0, env_.now_ms());
+  auto page = outbox_.list("p", std::nullopt, std::nullopt, 50, 0);
   ASSERT_TRUE(page);
   EXPECT_EQ(page->total, 3);
   ASSERT_EQ(page->messages.size(), 3u);
   EXPECT_EQ(page->messages[2]["_key"], id);
-  auto second = outbox_.list("p", std::nullopt, std::nullopt, 2, 2, env_.now_ms());
+  auto second = outbox_.list("p", std::nullopt, std::nullopt, 2, 2);
   ASSERT_EQ(second->messages.size(), 1u);
   EXPECT_EQ(second->messages[0]["_key"], id) << "a page that starts among the archived";
-  auto delivered = outbox_.list("p", std::nullopt, std::string("delivered"), 50, 0, env_.now_ms());
+  auto delivered = outbox_.list("p", std::nullopt, std::string("delivered"), 50, 0);
   EXPECT_EQ(delivered->total, 1);
 
   EXPECT_EQ(*outbox_.resend("p", id, env_.now_ms()), "resent");
@@ -379,8 +380,8 @@ TEST_F(Outboxes, AnEndpointThatIsBehindGetsItsMessagesInOneBundleThatAClaimUnpac
   ASSERT_EQ(first->size(), 1u);
   std::set<std::string> expected_ids;
   for (const json& event : events) {
-    expected_ids.insert(Outbox::message_id(event["id"].get<std::string>(), "slow",
-                                           event["time_ms"].get<int64_t>()));
+    expected_ids.insert(
+        message_id(event["id"].get<std::string>(), "slow", event["time_ms"].get<int64_t>()));
   }
   std::set<std::string> ids;
   for (const json& m : messages()) {
@@ -423,28 +424,51 @@ TEST_F(Outboxes, ABundleUnpackedOrMadeTwiceMakesNoSecondMessage) {
   for (const json& m : messages()) EXPECT_NE(m["state"], "bundled");
 }
 
-// The list shows bundled messages as messages: it unpacks the bundles first.
-TEST_F(Outboxes, TheListUnpacksBundlesSoItShowsAndCountsTheirMessages) {
+// The list shows bundled messages as the messages they will become, read where they are: the
+// store is the same after it.
+TEST_F(Outboxes, TheListShowsAndCountsBundledMessagesWithoutWriting) {
   insert_documents(3);
+  const std::vector<json> events = env_.documents("p", store::kEventsCollection);
   const auto endpoints =
       source({endpoint("slow", {"document.created"}), endpoint("other", {"document.created"})});
+  const int64_t fanned_at = env_.now_ms();
   ASSERT_EQ(
-      outbox_.fan_out("p", endpoints, env_.now_ms(), 100, [](const std::string&) { return true; })
+      outbox_.fan_out("p", endpoints, fanned_at, 100, [](const std::string&) { return true; })
           ->messages,
       6);
-  ASSERT_EQ(messages().size(), 2u);
-  auto page = outbox_.list("p", std::string("slow"), std::nullopt, 50, 0, env_.now_ms());
+  const std::vector<json> before = messages();
+  ASSERT_EQ(before.size(), 2u) << "two bundles";
+  auto page = outbox_.list("p", std::string("slow"), std::nullopt, 50, 0);
   ASSERT_TRUE(page) << page.status().to_string();
   EXPECT_EQ(page->total, 3);
   ASSERT_EQ(page->messages.size(), 3u);
+  std::set<std::string> expected_ids;
+  for (const json& event : events) {
+    expected_ids.insert(
+        message_id(event["id"].get<std::string>(), "slow", event["time_ms"].get<int64_t>()));
+  }
+  std::set<std::string> ids;
   for (const json& m : page->messages) {
     EXPECT_EQ(m["state"], "pending");
     EXPECT_EQ(m["endpoint"], "slow");
+    EXPECT_EQ(m["next_ms"], fanned_at);
+    EXPECT_EQ(m["_userkey"], "webhooks-outbox/slow");
+    EXPECT_EQ(Outbox::payload_of(m)["data"]["collection"], "orders");
+    ids.insert(m["_key"].get<std::string>());
   }
-  EXPECT_EQ(messages().size(), 4u) << "the other endpoint's bundle is left as it is";
-  auto all = outbox_.list("p", std::nullopt, std::nullopt, 50, 0, env_.now_ms());
+  EXPECT_EQ(ids, expected_ids);
+  auto all = outbox_.list("p", std::nullopt, std::nullopt, 50, 0);
   EXPECT_EQ(all->total, 6);
-  EXPECT_EQ(messages().size(), 6u);
+  EXPECT_EQ(all->messages.size(), 6u);
+  EXPECT_EQ(outbox_.list("p", std::nullopt, std::string("pending"), 50, 0)->total, 6);
+  EXPECT_EQ(outbox_.list("p", std::nullopt, std::string("delivered"), 50, 0)->total, 0);
+  EXPECT_EQ(messages(), before) << "a list writes nothing: the bundles are where they were";
+  // The delivery side unpacks them: the messages it claims are the ones the list showed.
+  auto claimed = outbox_.claim("p", "slow", "d", env_.now_ms(), 10'000, 10);
+  ASSERT_TRUE(claimed) << claimed.status().to_string();
+  std::set<std::string> claimed_ids;
+  for (const Message& m : *claimed) claimed_ids.insert(m.id);
+  EXPECT_EQ(claimed_ids, expected_ids);
   // A bundle's key is no message: resend does not take it for one.
   insert_documents(1);
   ASSERT_EQ(outbox_
@@ -458,6 +482,42 @@ TEST_F(Outboxes, TheListUnpacksBundlesSoItShowsAndCountsTheirMessages) {
   }
   ASSERT_FALSE(bundle_key.empty());
   EXPECT_EQ(*outbox_.resend("p", bundle_key, env_.now_ms()), "missing");
+}
+
+// Stored and bundled messages of one endpoint are listed in one order, newest first, and the
+// pages of that list are its slices, whatever their size.
+TEST_F(Outboxes, StoredAndBundledMessagesShareOneOrderAndPagesAreItsSlices) {
+  const auto slow = source({endpoint("slow", {"document.created"})});
+  for (const bool behind : {false, true, false}) {
+    insert_documents(behind ? 3 : 2);
+    ASSERT_TRUE(outbox_.fan_out("p", slow, env_.now_ms(), 100,
+                                [behind](const std::string&) { return behind; }));
+    env_.fake().advance_ms(1000);
+  }
+  ASSERT_EQ(messages().size(), 5u) << "four messages and one bundle of three";
+  auto full = outbox_.list("p", std::string("slow"), std::nullopt, 50, 0);
+  ASSERT_TRUE(full) << full.status().to_string();
+  ASSERT_EQ(full->total, 7);
+  ASSERT_EQ(full->messages.size(), 7u);
+  const std::vector<int64_t> due = [&] {
+    std::vector<int64_t> out;
+    for (const json& m : full->messages) out.push_back(m["next_ms"].get<int64_t>());
+    return out;
+  }();
+  const int64_t t0 = due.back();
+  EXPECT_EQ(due,
+            (std::vector<int64_t>{t0 + 2000, t0 + 2000, t0 + 1000, t0 + 1000, t0 + 1000, t0, t0}))
+      << "newest first: the last two stored, the three bundled, the first two stored";
+  for (const int64_t size : {1, 2, 3, 5}) {
+    std::vector<json> paged;
+    for (int64_t offset = 0; offset < 7; offset += size) {
+      auto page = outbox_.list("p", std::string("slow"), std::nullopt, size, offset);
+      ASSERT_TRUE(page) << page.status().to_string();
+      EXPECT_EQ(page->total, 7);
+      for (json& m : page->messages) paged.push_back(std::move(m));
+    }
+    EXPECT_EQ(paged, full->messages) << "pages of " << size;
+  }
 }
 
 // A claim unpacks two bundles at most; the next claim goes on.
@@ -501,13 +561,15 @@ TEST_F(Outboxes, ABundleThatDoesNotReadIsSetAsideAndTheNextIsUnpacked) {
   const std::vector<json> aside = env_.documents("p", kMessagesCollection, store::State::kArchived);
   ASSERT_EQ(aside.size(), 1u);
   EXPECT_EQ(aside[0]["_key"], "bdl_broken");
-  // The list sets it aside too, and ends.
+  // The list skips one, lists no message of it, and leaves it for the delivery side.
   json second = unreadable;
   second["_key"] = "bdl_broken_2";
   ASSERT_TRUE(store_.insert("p", {std::string(kMessagesCollection), {second}}));
-  auto page = outbox_.list("p", std::string("slow"), std::string("pending"), 50, 0, env_.now_ms());
+  auto page = outbox_.list("p", std::string("slow"), std::string("pending"), 50, 0);
   ASSERT_TRUE(page) << page.status().to_string();
-  EXPECT_EQ(env_.documents("p", kMessagesCollection, store::State::kArchived).size(), 2u);
+  EXPECT_EQ(page->total, 2) << "the two claimed messages, in flight, and nothing of the bundle";
+  for (const json& m : page->messages) EXPECT_NE(m["_key"], "bdl_broken_2");
+  EXPECT_EQ(env_.documents("p", kMessagesCollection, store::State::kArchived).size(), 1u);
 }
 
 // Events bundled, then fanned out again (a crash before they were removed) for an endpoint no
