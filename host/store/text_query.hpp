@@ -10,8 +10,9 @@
 // object or array reached where one is the operand's type, is parsed (only that value).
 //
 // The text is trusted to be what the store keeps: one valid JSON object without repeated keys
-// (insert_text.hpp). Any other text is still read safely (never beyond its end) and then does
-// not match. Not thread-safe: it keeps per-document scratch state; a scan makes its own.
+// (insert_text.hpp). Any other text is still read safely, never beyond its end: one whose
+// grammar breaks where the walk reads it matches nothing. Not thread-safe: it keeps per-document
+// scratch state; a scan makes its own.
 #pragma once
 
 #include <cstdint>
@@ -50,8 +51,7 @@ class TextQuery {
 
 // Orders two rows of sort values by the keys (query::compare_values, each key in its direction):
 // <0 when `a` sorts first, 0 on a tie.
-int compare_sort_values(const std::vector<nlohmann::json>& a,
-                        const std::vector<nlohmann::json>& b,
+int compare_sort_values(const std::vector<nlohmann::json>& a, const std::vector<nlohmann::json>& b,
                         const std::vector<query::SortKey>& keys);
 
 }  // namespace opbase::host

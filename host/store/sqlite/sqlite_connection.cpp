@@ -1,10 +1,18 @@
 // SQLite connections and statements for the sqlite driver.
 #include "store/sqlite/sqlite_connection.hpp"
 
-#include "store/sqlite/sqlite_functions.hpp"
+#include <mutex>
 
 namespace opbase::host::sqlite {
 namespace {
+
+// SQLite keeps memory statistics under one process-wide mutex taken on every allocation, which
+// the reader connections of a busy daemon fight over; opbase never reads those statistics. The
+// setting must come before SQLite initialises (a later call is refused, harmlessly).
+void turn_off_memory_statistics() {
+  static std::once_flag once;
+  std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+}
 
 // Statements differ by query shape; the cache is bounded so unusual shapes cannot grow it.
 constexpr std::size_t kStatementCacheSize = 256;
@@ -55,6 +63,7 @@ std::string_view Statement::text_at(int column) const {
 
 Result<std::unique_ptr<Connection>> Connection::open(const std::string& path, bool create,
                                                      bool synchronous_full) {
+  turn_off_memory_statistics();
   sqlite3* db = nullptr;
   const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
@@ -73,7 +82,6 @@ Result<std::unique_ptr<Connection>> Connection::open(const std::string& path, bo
                               // A safety net only: the Checkpointer keeps the WAL short.
                               " PRAGMA wal_autocheckpoint=20000;";
   if (Status s = connection->exec(pragmas); !s) return s;
-  if (Status s = register_functions(db); !s) return s;
   return connection;
 }
 

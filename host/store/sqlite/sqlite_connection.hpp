@@ -48,8 +48,7 @@ class Statement {
 
 class Connection {
  public:
-  // Opens (creating when `create`) the database file, sets WAL and the sync level, registers
-  // opbase's SQL functions (sqlite_functions.hpp).
+  // Opens (creating when `create`) the database file and sets WAL and the sync level.
   static Result<std::unique_ptr<Connection>> open(const std::string& path, bool create,
                                                   bool synchronous_full);
   ~Connection();

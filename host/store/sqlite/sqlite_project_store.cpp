@@ -6,6 +6,7 @@
 #include "opbase/internal/find_answer.hpp"
 #include "opbase/internal/store_codec.hpp"
 #include "store/sqlite/sqlite_query.hpp"
+#include "store/sqlite/sqlite_scan.hpp"
 
 namespace opbase::host::sqlite {
 namespace {
@@ -78,33 +79,16 @@ Result<json> parse_doc(std::string_view text) {
 
 }  // namespace
 
-struct SqliteProjectStore::Row {
-  int64_t id;
-  std::string key;
-  std::string doc;
-};
-
 namespace {
 
-using Row = SqliteProjectStore::Row;
+using Row = StoredRow;
 
-// SELECT id, key, doc for a filter, in `order`, with paging (limit -1: all).
-Result<std::vector<Row>> select_rows(Connection& db, const SqlFilter& filter,
-                                     const std::string& order, int64_t limit, int64_t offset) {
-  const std::string sql = "SELECT id, key, doc FROM documents WHERE " + filter.where + " " + order +
-                          " LIMIT ? OFFSET ?";
-  auto stmt = db.prepare(sql);
-  if (!stmt) return stmt.status();
-  (*stmt)->bind_all(filter.binds);
-  (*stmt)->bind(static_cast<int>(filter.binds.size() + 1), limit);
-  (*stmt)->bind(static_cast<int>(filter.binds.size() + 2), offset);
-  std::vector<Row> rows;
-  while ((*stmt)->step()) {
-    rows.push_back(
-        {(*stmt)->int_at(0), std::string((*stmt)->text_at(1)), std::string((*stmt)->text_at(2))});
-  }
-  if (!(*stmt)->status()) return (*stmt)->status();
-  return rows;
+// The documents a filter selects, in a column `order`, at most `limit` of them (-1: all).
+Result<std::vector<Row>> select_rows(Connection& db, const SqlFilter& filter, std::string order,
+                                     int64_t limit) {
+  auto answer = scan(db, {&filter, {}, std::move(order), limit, 0, false});
+  if (!answer) return answer.status();
+  return std::move(answer->page);
 }
 
 // count(*) of documents under a filter, or of any other query given as `sql` with `binds`.
@@ -472,7 +456,7 @@ Result<store::UpdateAnswer> SqliteProjectStore::update(std::string_view ns,
     answer.documents.clear();
     for (const store::UpdateStep& step : request.steps) {
       const Target target{ns, request.collection, &request.scope, store::State::kActive};
-      auto rows = select_rows(db, build_filter(target, step.match, indexed), "ORDER BY key", -1, 0);
+      auto rows = select_rows(db, build_filter(target, step.match, indexed), "ORDER BY key", -1);
       if (!rows) return rows.status();
       for (const Row& row : *rows) {
         auto doc = parse_doc(row.doc);
@@ -495,8 +479,8 @@ Result<store::UpsertAnswer> SqliteProjectStore::upsert(std::string_view ns,
   const auto indexed = indexed_paths(ns, request.collection);
   Status status = writer_->run([&](Connection& db) -> Status {
     const Target target{ns, request.collection, &request.scope, store::State::kActive};
-    auto rows =
-        select_rows(db, build_filter(target, request.match, indexed), build_order({}), 1, 0);
+    auto rows = select_rows(db, build_filter(target, request.match, indexed),
+                            "ORDER BY created DESC, key DESC", 1);
     if (!rows) return rows.status();
     if (rows->empty()) {
       answer = {request.insert, true};
@@ -525,7 +509,7 @@ Result<store::KeysAnswer> SqliteProjectStore::change_state(std::string_view ns,
   const auto indexed = indexed_paths(ns, request.collection);
   Status status = writer_->run([&](Connection& db) -> Status {
     const Target target{ns, request.collection, &request.scope, request.from};
-    auto rows = select_rows(db, build_filter(target, request.match, indexed), "ORDER BY id", -1, 0);
+    auto rows = select_rows(db, build_filter(target, request.match, indexed), "ORDER BY id", -1);
     if (!rows) return rows.status();
     if (Status s = move_rows(db, *rows, request.to, request.ref, request.at_ms); !s) return s;
     answer.keys = sorted_keys(*rows);
@@ -544,7 +528,7 @@ Result<store::KeysAnswer> SqliteProjectStore::restore(std::string_view ns,
     SqlFilter filter = build_filter(target, {}, {});
     filter.where += " AND ref = ? AND state <> 0";
     filter.binds.push_back(request.ref);
-    auto rows = select_rows(db, filter, "ORDER BY id", -1, 0);
+    auto rows = select_rows(db, filter, "ORDER BY id", -1);
     if (!rows) return rows.status();
     if (Status s = move_rows(db, *rows, store::State::kActive, nullptr, nullptr); !s) return s;
     answer.keys = sorted_keys(*rows);
@@ -615,8 +599,8 @@ Result<std::pair<std::vector<std::string>, int64_t>> index_only_page(Connection&
   if (!texts) return texts.status();
   int64_t total = -1;
   if (with_total) {
-    auto counted = count_rows(db, {"", {}}, "SELECT count(*) FROM field_index WHERE " + plan.where,
-                              plan.binds);
+    auto counted =
+        count_rows(db, {}, "SELECT count(*) FROM field_index WHERE " + plan.where, plan.binds);
     if (!counted) return counted.status();
     total = *counted;
   }
@@ -642,20 +626,11 @@ Result<std::string> SqliteProjectStore::find(std::string_view ns,
       texts = std::move(page->first);
       total = page->second;
     } else {
-      auto rows = select_rows(db, filter, build_order(request.sort), request.limit, request.offset);
-      if (!rows) return rows.status();
-      for (Row& row : *rows) texts.push_back(std::move(row.doc));
-      if (request.with_total) {
-        // A page that is not full ends the matches: the total is known without counting them.
-        const auto returned = static_cast<int64_t>(texts.size());
-        const bool page_ended = request.limit < 0 || returned < request.limit;
-        total = request.offset + returned;
-        if (!page_ended || (returned == 0 && request.offset > 0)) {
-          auto counted = count_rows(db, filter);
-          if (!counted) return counted.status();
-          total = *counted;
-        }
-      }
+      auto answer =
+          scan(db, {&filter, request.sort, "", request.limit, request.offset, request.with_total});
+      if (!answer) return answer.status();
+      for (Row& row : answer->page) texts.push_back(std::move(row.doc));
+      total = answer->matched;
     }
     return store::encode_find_answer(texts, request.with_total ? total : -1);
   });
@@ -671,7 +646,12 @@ Result<int64_t> SqliteProjectStore::count(std::string_view ns, const store::Coun
     });
   }
   const SqlFilter filter = build_filter(target, request.match, indexed);
-  return read([&](Connection& db) { return count_rows(db, filter); });
+  return read([&](Connection& db) -> Result<int64_t> {
+    if (filter.rest.empty()) return count_rows(db, filter);
+    auto answer = scan(db, {&filter, {}, "", 0, 0, true});
+    if (!answer) return answer.status();
+    return answer->matched;
+  });
 }
 
 Result<bool> SqliteProjectStore::collection_exists(std::string_view ns,

@@ -20,6 +20,7 @@
 #include "store/project_store.hpp"
 #include "store/sqlite/sqlite_checkpointer.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
+#include "store/sqlite/sqlite_scan.hpp"
 #include "store/sqlite/sqlite_writer.hpp"
 
 namespace opbase::host::sqlite {
@@ -58,8 +59,6 @@ class SqliteProjectStore : public ProjectStore {
   Result<bool> collection_exists(std::string_view ns, std::string_view collection) override;
   Status ping() override;
 
-  struct Row;  // a selected document: id, key, JSON text
-
  private:
   explicit SqliteProjectStore(StoreOptions options);
 
@@ -86,7 +85,7 @@ class SqliteProjectStore : public ProjectStore {
                     const nlohmann::json& doc, std::string text);
   Status note_collection(Connection& db, std::string_view ns, std::string_view collection);
   Status store_change(Connection& db, std::string_view ns, std::string_view collection,
-                      const Row& row, const nlohmann::json& doc);
+                      const StoredRow& row, const nlohmann::json& doc);
   Status sync_declared_indexes(Connection& db);
 
   StoreOptions options_;

@@ -91,134 +91,8 @@ void add_scope(const Target& target, const std::string& plus, std::string* where
   }
 }
 
-// A JSON path SQLite can spell for these segments ($."a"."b"), or nullopt.
-std::optional<std::string> sql_json_path(const query::FieldPath& path) {
-  std::string out = "$";
-  for (const std::string& segment : path.segments) {
-    const bool plain = std::none_of(segment.begin(), segment.end(), [](char ch) {
-      return ch == '"' || ch == '\\' || ch == '\'' || static_cast<unsigned char>(ch) < 0x20;
-    });
-    if (!plain) return std::nullopt;
-    out += ".\"" + segment + "\"";
-  }
-  return out;
-}
-
-std::string sql_literal(std::string_view text) {
-  std::string out = "'";
-  for (char ch : text) out += ch == '\'' ? std::string("''") : std::string(1, ch);
-  return out + "'";
-}
-
-std::string sort_terms(const query::SortKey& key) {
-  const std::string dir = key.descending ? " DESC" : " ASC";
-  if (key.path.text == "_created_at") return "created" + dir;
-  if (key.path.text == "_key") return "key" + dir;
-  std::string source = "doc";
-  std::string path;
-  if (auto spelled = sql_json_path(key.path)) {
-    path = sql_literal(*spelled);
-  } else {
-    source = "ob_extract(doc, " + sql_literal(key.path.text) + ")";
-    path = "'$'";
-  }
-  const std::string type = "json_type(" + source + ", " + path + ")";
-  const std::string value = "json_extract(" + source + ", " + path + ")";
-  return "CASE " + type +
-         " WHEN 'integer' THEN 1 WHEN 'real' THEN 1 WHEN 'text' THEN 2 WHEN 'object' THEN 3"
-         " WHEN 'array' THEN 4 WHEN 'true' THEN 5 WHEN 'false' THEN 5 ELSE 0 END" +
-         dir + ", CASE WHEN " + type + " IN ('object', 'array') THEN NULL ELSE " + value + " END" +
-         dir + ", CASE WHEN " + type + " IN ('object', 'array') THEN " + value +
-         " END COLLATE ob_json" + dir;
-}
-
 void add_index_values(const json& value, std::vector<IndexValue>* out) {
   if (auto form = index_form(value)) out->push_back(std::move(*form));
-}
-
-// ---- Plain SQL for top-level fields ----------------------------------------------------------
-// A condition on a one-segment path with a scalar operand has an exact SQL form over SQLite's
-// JSON functions, which is much cheaper than ob_match's full parse of every document: the path
-// can only reach the field itself (no array of objects lies on the way), so the reference's
-// rules reduce to the field's JSON type T and value V, plus, when T is 'array', its elements.
-// Every form is wrapped in coalesce(..., 0) so NULL (a missing field) never leaks into NOT.
-
-// The type test of an operand's bracket, or "" when the operand has none here (objects, arrays,
-// numbers beyond SQLite's exact range).
-std::string type_test(const json& operand, const std::string& type_expr) {
-  switch (operand.type()) {
-    case json::value_t::number_integer:
-    case json::value_t::number_float:
-      return type_expr + " IN ('integer', 'real')";
-    case json::value_t::number_unsigned:
-      if (operand.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-        return "";
-      }
-      return type_expr + " IN ('integer', 'real')";
-    case json::value_t::string:
-      return type_expr + " = 'text'";
-    case json::value_t::boolean:
-      return type_expr + (operand.get<bool>() ? " = 'true'" : " = 'false'");
-    case json::value_t::null:
-      return type_expr + " = 'null'";
-    default:
-      return "";
-  }
-}
-
-Bind operand_bind(const json& operand) {
-  if (operand.is_number_float()) return operand.get<double>();
-  if (operand.is_number()) return operand.get<int64_t>();
-  if (operand.is_string()) return operand.get<std::string>();
-  return nullptr;
-}
-
-// "the field, or one of its elements, has the operand's type and compares `op` to it".
-std::optional<std::string> scalar_test(const json& operand, std::string_view op,
-                                       const std::string& path, std::vector<Bind>* binds) {
-  const std::string field_type = "json_type(doc, " + path + ")";
-  const std::string field_test = type_test(operand, field_type);
-  const std::string element_test = type_test(operand, "type");
-  if (field_test.empty()) return std::nullopt;
-  const bool by_value = operand.is_number() || operand.is_string();
-  if (!by_value && op != "=") return "0";  // ranges compare numbers and strings only
-  std::string field = "(" + field_test;
-  std::string element = "(" + field_type + " = 'array' AND EXISTS (SELECT 1 FROM json_each(doc, " +
-                        path + ") WHERE " + element_test;
-  if (by_value) {
-    field += " AND json_extract(doc, " + path + ") " + std::string(op) + " ?";
-    element += " AND value " + std::string(op) + " ?";
-    binds->push_back(operand_bind(operand));
-    binds->push_back(operand_bind(operand));
-  }
-  std::string out = field + ") OR " + element + "))";
-  if (operand.is_null()) out = "(" + field_type + " IS NULL OR " + out + ")";  // missing = null
-  return out;
-}
-
-std::optional<std::string> plain_sql(const query::Condition& c, std::vector<Bind>* binds) {
-  if (c.path.segments.size() != 1) return std::nullopt;
-  const auto spelled = sql_json_path(c.path);
-  if (!spelled) return std::nullopt;
-  const std::string path = sql_literal(*spelled);
-  std::vector<Bind> own;
-  std::string sql;
-  if (c.op == query::Op::kIn || c.op == query::Op::kNin) {
-    if (!c.value.is_array()) return std::nullopt;
-    sql = c.value.empty() ? "0" : "";
-    for (const json& operand : c.value) {
-      auto test = scalar_test(operand, "=", path, &own);
-      if (!test) return std::nullopt;
-      sql += (sql.empty() ? "" : " OR ") + *test;
-    }
-  } else {
-    auto test = scalar_test(c.value, comparison(c.op), path, &own);
-    if (!test) return std::nullopt;
-    sql = *test;
-  }
-  const bool negated = c.op == query::Op::kNe || c.op == query::Op::kNin;
-  binds->insert(binds->end(), own.begin(), own.end());
-  return std::string(negated ? "NOT " : "") + "coalesce((" + sql + "), 0)";
 }
 
 // `_key` conditions the key column decides exactly: equality with a string, $in of strings.
@@ -250,9 +124,7 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
                        const std::vector<std::string>& indexed) {
   std::string selective;  // conditions an index decides: they drive the query
   std::vector<Bind> selective_binds;
-  std::string plain;  // conditions in plain SQL, tested row by row
-  std::vector<Bind> plain_binds;
-  query::Match residual;
+  query::Match rest;  // conditions the scan tests on each candidate's text
   for (const query::Condition& c : match) {
     std::string predicate;
     std::vector<Bind> predicate_binds;
@@ -263,11 +135,7 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
     }
     const bool declared = std::find(indexed.begin(), indexed.end(), c.path.text) != indexed.end();
     if (!declared || !index_predicate(c, &predicate, &predicate_binds)) {
-      if (auto sql = plain_sql(c, &plain_binds)) {
-        plain += " AND " + *sql;
-      } else {
-        residual.push_back(c);
-      }
+      rest.push_back(c);
       continue;
     }
     selective += " AND id IN (SELECT doc FROM field_index WHERE ns = ? AND coll = ? AND path = ?";
@@ -293,13 +161,9 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
     out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
   }
   add_scope(target, plus, &out.where, &out.binds);
-  out.where += selective + plain;
+  out.where += selective;
   out.binds.insert(out.binds.end(), selective_binds.begin(), selective_binds.end());
-  out.binds.insert(out.binds.end(), plain_binds.begin(), plain_binds.end());
-  if (!residual.empty()) {
-    out.where += " AND ob_match(doc, ?)";
-    out.binds.push_back(store::match_to_json(residual).dump());
-  }
+  out.rest = std::move(rest);
   return out;
 }
 
@@ -331,13 +195,6 @@ std::optional<IndexOnly> index_only(const Target& target, const query::Match& ma
                form->value};
   out.order = descending ? "ORDER BY created DESC, key DESC" : "ORDER BY created ASC, key ASC";
   return out;
-}
-
-std::string build_order(const std::vector<query::SortKey>& sort) {
-  if (sort.empty()) return "ORDER BY created DESC, key DESC";
-  std::string out = "ORDER BY ";
-  for (const query::SortKey& key : sort) out += sort_terms(key) + ", ";
-  return out + (sort.back().descending ? "key DESC" : "key ASC");
 }
 
 std::vector<IndexValue> index_values(const json& doc, const query::FieldPath& path) {

@@ -1,19 +1,13 @@
-// The translation of a query tree (query.hpp) into SQL over the sqlite driver's tables
-// (sqlite_schema.hpp), exact by construction:
+// The part of a query tree (query.hpp) SQL decides over the sqlite driver's tables, exactly:
 //  - a condition on a declared index path (config datastore.indexes) whose operand is a number,
 //    a string or (for equality and $in) a boolean becomes a lookup in `field_index`, the
 //    multikey index that holds, per document, every scalar that query::collect reaches there
 //    (array elements one by one), with its type bracket as `rank`;
 //  - `_key` equality or $in with strings reads the key column (unique index);
 //  - when either of those is present it drives the query (the scope index, which would walk all
-//    of the user's documents, is kept out of it);
-//  - a condition on a top-level field with a scalar operand becomes plain SQL over SQLite's JSON
-//    functions (json_type, json_extract, json_each for array elements), exact because no array
-//    of objects can lie on a one-segment path;
-//  - every other condition goes, as one residual match, to ob_match(doc, ?), which runs the
-//    reference evaluator itself;
-//  - sort keys sort by type bracket, then value, then (objects and arrays) COLLATE ob_json,
-//    which is query::compare_values' order; ties break by `_key` in the last key's direction.
+//    of the user's documents, is kept out of it).
+// Every other condition is left in SqlFilter::rest for the scan (sqlite_scan.hpp), which tests
+// it on each candidate's text in one pass with the sort keys.
 #pragma once
 
 #include <optional>
@@ -38,6 +32,7 @@ struct Target {
 struct SqlFilter {
   std::string where;  // without the WHERE keyword
   std::vector<Bind> binds;
+  query::Match rest;  // the conditions `where` does not decide
 };
 
 // `indexed` holds the declared index paths of the target's collection.
@@ -57,9 +52,6 @@ struct IndexOnly {
 std::optional<IndexOnly> index_only(const Target& target, const query::Match& match,
                                     const std::vector<query::SortKey>& sort,
                                     const std::vector<std::string>& indexed);
-
-// "ORDER BY ..." for the sort keys (empty: `_created_at` descending).
-std::string build_order(const std::vector<query::SortKey>& sort);
 
 // The state column's value, and the index rows of a document (rank, value) for one path.
 int state_code(store::State state);
