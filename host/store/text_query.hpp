@@ -10,9 +10,10 @@
 // object or array reached where one is the operand's type, is parsed (only that value).
 //
 // The text is trusted to be what the store keeps: one valid JSON object without repeated keys
-// (insert_text.hpp). Any other text is still read safely, never beyond its end: one whose
-// grammar breaks where the walk reads it matches nothing. Not thread-safe: it keeps per-document
-// scratch state; a scan makes its own.
+// (insert_text.hpp checks every text before it is stored). Any other text is still read safely,
+// never beyond its end, but what it matches is unspecified: the walk checks the grammar only as
+// far as it needs to find its way (brackets, quotes, commas), not each value it skips or
+// compares. Not thread-safe: it keeps per-document scratch state; a scan makes its own.
 #pragma once
 
 #include <cstdint>

@@ -11,6 +11,10 @@
                             100,000 each, field "category" one of 100 values (c0..c99, so a
                             category matches 1,000 documents of one user), "n" a number, a name.
                             Idempotent: a marker in BENCH_STATE_DIR makes a second call a no-op.
+  bench_api.py scan         20,000 documents in collection "scan_docs": users s0 and s1 with
+                            10,000 each, "g" one of 100 numbers (so {"g": 7} matches 100 of one
+                            user's), "n" 0..9999, a name and tags; no index is declared on them.
+                            Idempotent like big.
   bench_api.py one <file>   inserts one document for user "u0" in "bench_small" and writes
                             its _key to BENCH_STATE_DIR/<file>.
 Users are real accounts of the auth plugin, signed in with a password; their tokens are real
@@ -101,6 +105,19 @@ def seed_big():
     open(marker, "w").close()
 
 
+def seed_scan():
+    marker = os.path.join(STATE, "scan_docs.seeded")
+    if os.path.exists(marker):
+        return
+    for user in ("s0", "s1"):
+        token = token_of(user)
+        for first in range(0, 10_000, BATCH):
+            docs = [{"name": "doc %d" % i, "g": i % 100, "n": i, "tags": ["t%d" % (i % 7)]}
+                    for i in range(first, first + BATCH)]
+            call({"op": "collection.insert", "collection": "scan_docs", "data": docs}, token)
+    open(marker, "w").close()
+
+
 def seed_one(file_name):
     doc = call({"op": "collection.insert", "collection": "bench_small",
                 "data": {"name": "one", "counter": 0, "text": "a small document"}},
@@ -117,6 +134,8 @@ if __name__ == "__main__":
         print_sessions(sys.argv[2], int(sys.argv[3]))
     elif command == "big":
         seed_big()
+    elif command == "scan":
+        seed_scan()
     elif command == "one":
         seed_one(sys.argv[2])
     else:
