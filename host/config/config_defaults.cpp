@@ -49,6 +49,18 @@ const std::vector<ConfigDefault>& config_defaults() {
       {"datastore.indexes", "",
        "fields of datastore collections to index, comma-separated <collection>.<field path> "
        "(e.g. items.category, orders.customer.id); changing the list re-indexes at start"},
+      {"datastore.auto_indexes", "true",
+       "index by itself the fields queries keep reading many documents for, and drop those "
+       "indexes once unused (sqlite store)"},
+      {"datastore.auto_indexes.after_queries", "3",
+       "costly queries on a field before it gets an automatic index (1-1000000)"},
+      {"datastore.auto_indexes.costly_rows", "1000",
+       "documents a query reads, filtering or sorting on a field without an index, to count as "
+       "costly for it"},
+      {"datastore.auto_indexes.drop_unused_after_s", "604800",
+       "seconds without a query using it before an automatic index is dropped (default 7 days)"},
+      {"datastore.auto_indexes.max_per_project", "16",
+       "automatic indexes per project at most (0-1000); declared indexes do not count"},
       {"plugins.dir", OPBASE_DEFAULT_PLUGIN_DIR,
        "where plugins are found: folders separated by ':', searched in order for <name>.so"},
       {"plugins.enabled", "", "plugins to load, comma-separated, in load order"},

@@ -29,9 +29,25 @@ Result<std::vector<IndexSpec>> parse_index_list(const std::vector<std::string>& 
   return out;
 }
 
+Result<AutoIndexPolicy> parse_auto_index_policy(const Config& config) {
+  auto enabled = config.get_bool("datastore.auto_indexes");
+  auto after = config.get_int("datastore.auto_indexes.after_queries", 1, 1'000'000);
+  auto rows = config.get_int("datastore.auto_indexes.costly_rows", 1, int64_t{1} << 40);
+  auto unused = config.get_int("datastore.auto_indexes.drop_unused_after_s", 1, int64_t{1} << 40);
+  auto cap = config.get_int("datastore.auto_indexes.max_per_project", 0, 1000);
+  for (const Status& s :
+       {enabled.status(), after.status(), rows.status(), unused.status(), cap.status()}) {
+    if (!s) return s;
+  }
+  return AutoIndexPolicy{*enabled, static_cast<int>(*after), *rows, *unused,
+                         static_cast<int>(*cap)};
+}
+
 Result<std::unique_ptr<Stores>> Stores::from(const Config& config) {
   auto indexes = parse_index_list(config.get_list("datastore.indexes"));
   if (!indexes) return indexes.status();
+  auto auto_indexes = parse_auto_index_policy(config);
+  if (!auto_indexes) return auto_indexes.status();
   const std::string driver = config.get_or("storage.driver", "sqlite");
   if (driver == "sqlite") {
     auto readers = config.get_int("storage.sqlite.readers", 1, 256);
@@ -43,7 +59,7 @@ Result<std::unique_ptr<Stores>> Stores::from(const Config& config) {
     }
     return std::make_unique<Stores>(std::make_unique<SqliteDriver>(
         SqliteOptions{config.get_or("storage.path", "data"), static_cast<int>(*readers),
-                      sync == "full", std::move(*indexes)}));
+                      sync == "full", std::move(*indexes), *auto_indexes}));
   }
   if (driver == "mongodb") {
     return std::make_unique<Stores>(std::make_unique<MongoDriver>(MongoOptions{

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "store/index_advisor.hpp"
 #include "store/project_store.hpp"
 
 namespace opbase::host {
@@ -40,5 +41,7 @@ class Stores {
 
 // `datastore.indexes`: "items.category, orders.total" → the collection plugin's IndexSpecs.
 Result<std::vector<IndexSpec>> parse_index_list(const std::vector<std::string>& entries);
+// The datastore.auto_indexes.* settings.
+Result<AutoIndexPolicy> parse_auto_index_policy(const Config& config);
 
 }  // namespace opbase::host

@@ -23,7 +23,7 @@ Result<std::shared_ptr<ProjectStore>> SqliteDriver::open(std::string_view projec
   }
   sqlite::StoreOptions store_options{
       (std::filesystem::path(options_.directory) / (std::string(project_id) + ".db")).string(),
-      options_.readers, options_.synchronous_full, options_.indexes};
+      options_.readers, options_.synchronous_full, options_.indexes, options_.auto_indexes};
   auto store = sqlite::SqliteProjectStore::open(std::move(store_options));
   if (!store) return store.status();
   std::shared_ptr<ProjectStore> opened = std::move(store).value();

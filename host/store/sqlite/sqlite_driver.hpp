@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "store/index_advisor.hpp"
 #include "store/project_store.hpp"
 
 namespace opbase::host {
@@ -16,6 +17,7 @@ struct SqliteOptions {
   int readers = 4;               // reader connections per project
   bool synchronous_full = true;  // fsync every commit (power-loss safe); false: NORMAL (crash safe)
   std::vector<IndexSpec> indexes;
+  AutoIndexPolicy auto_indexes;
 };
 
 class SqliteDriver : public StoreDriver {

@@ -5,6 +5,7 @@
 
 #include "opbase/internal/find_answer.hpp"
 #include "opbase/internal/store_codec.hpp"
+#include "store/sqlite/sqlite_columns.hpp"
 #include "store/sqlite/sqlite_query.hpp"
 #include "store/sqlite/sqlite_scan.hpp"
 
@@ -37,45 +38,7 @@ CREATE INDEX IF NOT EXISTS field_index_lookup
   ON field_index(ns, coll, path, owner, state, rank, value, created, key, doc);
 CREATE TABLE IF NOT EXISTS collections(
   ns TEXT NOT NULL, coll TEXT NOT NULL, PRIMARY KEY(ns, coll)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS declared_indexes(
-  ns TEXT NOT NULL, coll TEXT NOT NULL, path TEXT NOT NULL,
-  PRIMARY KEY(ns, coll, path)) WITHOUT ROWID;
 )sql";
-
-// field_index.owner for documents without an owner: no user key is empty.
-const std::string kNoOwner;
-
-// The `owner` column, from the value of `_userkey`.
-Bind owner_value_bind(const json& owner) {
-  if (!owner.is_string()) return nullptr;
-  return owner.get<std::string>();
-}
-
-Bind owner_bind(const json& doc) {
-  const auto it = doc.find("_userkey");
-  return it == doc.end() ? Bind(nullptr) : owner_value_bind(*it);
-}
-
-// The `created` column, from the value of `_created_at`: SQLite orders NULL < numbers < text,
-// the brackets of compare_values, so the column sorts exactly for the types the store accepts
-// there (store.hpp).
-Bind created_value_bind(const json& created) {
-  if (created.is_string()) return created.get<std::string>();
-  if (created.is_number_integer()) return created.get<int64_t>();
-  if (created.is_number()) return created.get<double>();
-  return nullptr;
-}
-
-Bind created_bind(const json& doc) {
-  const auto it = doc.find("_created_at");
-  return it == doc.end() ? Bind(nullptr) : created_value_bind(*it);
-}
-
-Result<json> parse_doc(std::string_view text) {
-  json doc = json::parse(text, nullptr, false);
-  if (doc.is_discarded()) return Status::internal("sqlite: a stored document is not valid JSON");
-  return doc;
-}
 
 }  // namespace
 
@@ -101,16 +64,6 @@ Result<int64_t> count_rows(Connection& db, const SqlFilter& filter, const std::s
   const int64_t count = (*stmt)->step() ? (*stmt)->int_at(0) : 0;
   if (!(*stmt)->status()) return (*stmt)->status();
   return count;
-}
-
-// Runs one statement to completion.
-Status run(Connection& db, const std::string& sql, const std::vector<Bind>& binds) {
-  auto stmt = db.prepare(sql);
-  if (!stmt) return stmt.status();
-  (*stmt)->bind_all(binds);
-  while ((*stmt)->step()) {
-  }
-  return (*stmt)->status();
 }
 
 // Puts the documents of `rows` in `state` (with its ref and time; null for active), in the
@@ -150,10 +103,18 @@ std::vector<std::string> sorted_keys(const std::vector<Row>& rows) {
 
 // ---- Opening -----------------------------------------------------------------------------------
 
-SqliteProjectStore::SqliteProjectStore(StoreOptions options) : options_(std::move(options)) {}
+SqliteProjectStore::SqliteProjectStore(StoreOptions options)
+    : options_(std::move(options)), advisor_(options_.auto_indexes) {}
 
-// The checkpointer stops first; the writer then finishes its queue; readers close last.
+// The index thread stops first (a build step under way finishes: the store stays consistent at
+// every step); the checkpointer next; the writer then finishes its queue; readers close last.
 SqliteProjectStore::~SqliteProjectStore() {
+  {
+    std::lock_guard lock(maintain_mutex_);
+    stopping_ = true;
+  }
+  wake_maintainer_.notify_all();
+  if (maintainer_.joinable()) maintainer_.join();
   checkpointer_.reset();
   writer_.reset();
 }
@@ -182,74 +143,8 @@ Result<std::shared_ptr<SqliteProjectStore>> SqliteProjectStore::open(StoreOption
   if (!checkpoints) return checkpoints.status();
   store->checkpointer_ = std::make_unique<Checkpointer>(std::move(checkpoints).value(),
                                                         std::chrono::milliseconds(100));
+  store->maintainer_ = std::thread([raw = store.get()] { raw->maintain_indexes(); });
   return store;
-}
-
-// Drops field_values of paths no longer declared (they would go stale) and fills those of newly
-// declared paths from the stored documents, in one transaction.
-Status SqliteProjectStore::sync_declared_indexes(Connection& db) {
-  if (Status s = db.exec("BEGIN IMMEDIATE"); !s) return s;
-  auto fail = [&](Status s) {
-    db.exec("ROLLBACK");
-    return s;
-  };
-  auto declared = db.prepare("SELECT ns, coll, path FROM declared_indexes");
-  if (!declared) return fail(declared.status());
-  std::vector<IndexSpec> stale;
-  while ((*declared)->step()) {
-    const std::string ns((*declared)->text_at(0)), coll((*declared)->text_at(1)),
-        path((*declared)->text_at(2));
-    const bool wanted =
-        std::any_of(options_.indexes.begin(), options_.indexes.end(), [&](const IndexSpec& spec) {
-          return spec.ns == ns && spec.collection == coll && spec.path.text == path;
-        });
-    if (!wanted) stale.push_back({ns, coll, {path, {}}});
-  }
-  declared->reset();
-  for (const IndexSpec& spec : stale) {
-    const std::vector<Bind> key = {spec.ns, spec.collection, spec.path.text};
-    if (Status s = run(db, "DELETE FROM field_index WHERE ns = ? AND coll = ? AND path = ?", key);
-        !s) {
-      return fail(s);
-    }
-    if (Status s =
-            run(db, "DELETE FROM declared_indexes WHERE ns = ? AND coll = ? AND path = ?", key);
-        !s) {
-      return fail(s);
-    }
-  }
-  for (const IndexSpec& spec : options_.indexes) {
-    const std::vector<Bind> key = {spec.ns, spec.collection, spec.path.text};
-    auto known =
-        db.prepare("SELECT 1 FROM declared_indexes WHERE ns = ? AND coll = ? AND path = ?");
-    if (!known) return fail(known.status());
-    (*known)->bind_all(key);
-    const bool present = (*known)->step();
-    known->reset();
-    if (present) continue;
-    if (Status s = run(db, "DELETE FROM field_index WHERE ns = ? AND coll = ? AND path = ?", key);
-        !s) {
-      return fail(s);
-    }
-    auto stmt = db.prepare("SELECT id, state, doc FROM documents WHERE ns = ? AND coll = ?");
-    if (!stmt) return fail(stmt.status());
-    (*stmt)->bind_all({spec.ns, spec.collection});
-    std::vector<std::tuple<int64_t, int64_t, std::string>> rows;
-    while ((*stmt)->step()) {
-      rows.emplace_back((*stmt)->int_at(0), (*stmt)->int_at(1), std::string((*stmt)->text_at(2)));
-    }
-    if (!(*stmt)->status()) return fail((*stmt)->status());
-    stmt->reset();
-    for (const auto& [id, state, text] : rows) {
-      auto doc = parse_doc(text);
-      if (!doc) return fail(doc.status());
-      if (Status s = insert_index_rows(db, spec, id, state, *doc); !s) return fail(s);
-    }
-    if (Status s = run(db, "INSERT INTO declared_indexes VALUES (?, ?, ?)", key); !s) {
-      return fail(s);
-    }
-  }
-  return db.exec("COMMIT");
 }
 
 // ---- Readers -----------------------------------------------------------------------------------
@@ -300,49 +195,6 @@ auto SqliteProjectStore::read(F&& body) -> decltype(body(std::declval<Connection
 }
 
 // ---- Writes ------------------------------------------------------------------------------------
-
-std::vector<std::string> SqliteProjectStore::indexed_paths(std::string_view ns,
-                                                           std::string_view collection) const {
-  std::vector<std::string> paths;
-  for (const IndexSpec& spec : options_.indexes) {
-    if (spec.ns == ns && spec.collection == collection) paths.push_back(spec.path.text);
-  }
-  return paths;
-}
-
-// The field_index rows of one document for one declared path: each scalar reached there, with
-// what sorting and scoping need (owner, state, created, key), so a query on the path can be
-// selected, sorted and counted from the index alone.
-Status SqliteProjectStore::insert_index_rows(Connection& db, const IndexSpec& spec, int64_t id,
-                                             int64_t state, const json& doc) {
-  const Bind owner = owner_bind(doc);
-  for (const IndexValue& v : index_values(doc, spec.path)) {
-    if (Status s =
-            run(db, "INSERT OR IGNORE INTO field_index VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                {spec.ns, spec.collection, spec.path.text,
-                 std::holds_alternative<std::string>(owner) ? owner : Bind(kNoOwner), state,
-                 static_cast<int64_t>(v.rank), v.value, created_bind(doc),
-                 doc.at("_key").get<std::string>(), id});
-        !s) {
-      return s;
-    }
-  }
-  return Status::ok();
-}
-
-Status SqliteProjectStore::write_index_rows(Connection& db, std::string_view ns,
-                                            std::string_view collection, int64_t id,
-                                            const json& doc, bool replace) {
-  if (replace) {
-    if (Status s = run(db, "DELETE FROM field_index WHERE doc = ?", {id}); !s) return s;
-  }
-  for (const IndexSpec& spec : options_.indexes) {
-    if (spec.ns != ns || spec.collection != collection) continue;
-    // Only active documents are written or changed, so their state is 0.
-    if (Status s = insert_index_rows(db, spec, id, 0, doc); !s) return s;
-  }
-  return Status::ok();
-}
 
 // A collection exists from its first insert on (collection_exists).
 Status SqliteProjectStore::note_collection(Connection& db, std::string_view ns,
@@ -423,11 +275,14 @@ Status SqliteProjectStore::journal(Connection& db, WriteEvents* events,
 Status SqliteProjectStore::insert(std::string_view ns, const TextInsert& request,
                                   WriteEvents* events) {
   std::vector<json> trees;
-  if (!indexed_paths(ns, request.collection).empty()) {
+  const auto parse_all = [&] {
     trees.reserve(request.documents.size());
     for (const TextDocument& doc : request.documents) trees.push_back(json::parse(doc.text));
-  }
+  };
+  if (has_indexes(ns, request.collection)) parse_all();
   return writer_->run([&](Connection& db) {
+    // An index added since is kept from this write on: its build may have passed these ids.
+    if (trees.empty() && has_indexes(ns, request.collection)) parse_all();
     std::vector<std::string> keys;
     keys.reserve(request.documents.size());
     for (std::size_t i = 0; i < request.documents.size(); ++i) {
@@ -451,7 +306,9 @@ Result<store::UpdateAnswer> SqliteProjectStore::update(std::string_view ns,
                                                        const store::UpdateRequest& request,
                                                        WriteEvents* events) {
   store::UpdateAnswer answer;
-  const auto indexed = indexed_paths(ns, request.collection);
+  // Held until the write is done: an index is not dropped under a query that uses it.
+  const auto snapshot = catalog_.snapshot();
+  const auto indexed = usable_paths(snapshot, ns, request.collection);
   Status status = writer_->run([&](Connection& db) {
     answer.documents.clear();
     for (const store::UpdateStep& step : request.steps) {
@@ -476,7 +333,8 @@ Result<store::UpsertAnswer> SqliteProjectStore::upsert(std::string_view ns,
                                                        const store::UpsertRequest& request,
                                                        WriteEvents* events) {
   store::UpsertAnswer answer;
-  const auto indexed = indexed_paths(ns, request.collection);
+  const auto snapshot = catalog_.snapshot();  // held: see update
+  const auto indexed = usable_paths(snapshot, ns, request.collection);
   Status status = writer_->run([&](Connection& db) -> Status {
     const Target target{ns, request.collection, &request.scope, store::State::kActive};
     auto rows = select_rows(db, build_filter(target, request.match, indexed),
@@ -506,7 +364,8 @@ Result<store::KeysAnswer> SqliteProjectStore::change_state(std::string_view ns,
                                                            const store::StateRequest& request,
                                                            WriteEvents* events) {
   store::KeysAnswer answer;
-  const auto indexed = indexed_paths(ns, request.collection);
+  const auto snapshot = catalog_.snapshot();  // held: see update
+  const auto indexed = usable_paths(snapshot, ns, request.collection);
   Status status = writer_->run([&](Connection& db) -> Status {
     const Target target{ns, request.collection, &request.scope, request.from};
     auto rows = select_rows(db, build_filter(target, request.match, indexed), "ORDER BY id", -1);
@@ -613,11 +472,14 @@ Result<std::pair<std::vector<std::string>, int64_t>> index_only_page(Connection&
 // came), so they are copied as they are.
 Result<std::string> SqliteProjectStore::find(std::string_view ns,
                                              const store::FindRequest& request) {
+  const auto started = std::chrono::steady_clock::now();
   const Target target{ns, request.collection, &request.scope, request.state};
-  const auto indexed = indexed_paths(ns, request.collection);
+  const auto snapshot = catalog_.snapshot();  // held for the read: see IndexCatalog
+  const auto indexed = usable_paths(snapshot, ns, request.collection);
   const auto plan = index_only(target, request.match, request.sort, indexed);
   const SqlFilter filter = build_filter(target, request.match, indexed);
-  return read([&](Connection& db) -> Result<std::string> {
+  int64_t rows_read = 0;
+  auto answer = read([&](Connection& db) -> Result<std::string> {
     std::vector<std::string> texts;
     int64_t total = -1;
     if (plan) {
@@ -625,33 +487,68 @@ Result<std::string> SqliteProjectStore::find(std::string_view ns,
       if (!page) return page.status();
       texts = std::move(page->first);
       total = page->second;
+      rows_read = static_cast<int64_t>(texts.size());
     } else {
-      auto answer =
+      auto scanned =
           scan(db, {&filter, request.sort, "", request.limit, request.offset, request.with_total});
-      if (!answer) return answer.status();
-      for (Row& row : answer->page) texts.push_back(std::move(row.doc));
-      total = answer->matched;
+      if (!scanned) return scanned.status();
+      for (Row& row : scanned->page) texts.push_back(std::move(row.doc));
+      total = scanned->matched;
+      rows_read = scanned->rows_read;
     }
     return store::encode_find_answer(texts, request.with_total ? total : -1);
   });
+  if (answer) note_query(ns, request.collection, filter, request.sort, rows_read, started);
+  return answer;
 }
 
+namespace {
+
+// The count of an IndexCount plan; nullopt when the index turned out multikey and the plan has
+// two conditions (the caller scans then). The multikey flag is read after the count: its
+// statement fixed the read's snapshot, and a write that made the index multikey set the flag
+// before its commit, so a flag still off means no document this read sees is multikey.
+Result<std::optional<int64_t>> count_by_index(Connection& db, const IndexCount& plan,
+                                              const FieldIndex& index) {
+  const bool multikey_before = index.multikey->load();
+  if (multikey_before && !plan.single_condition) return std::optional<int64_t>();
+  const std::string what = multikey_before ? "count(DISTINCT doc)" : "count(*)";
+  auto counted =
+      count_rows(db, {}, "SELECT " + what + " FROM field_index WHERE " + plan.where, plan.binds);
+  if (!counted) return counted.status();
+  if (multikey_before || !index.multikey->load()) return std::optional<int64_t>(*counted);
+  if (!plan.single_condition) return std::optional<int64_t>();
+  auto distinct = count_rows(
+      db, {}, "SELECT count(DISTINCT doc) FROM field_index WHERE " + plan.where, plan.binds);
+  if (!distinct) return distinct.status();
+  return std::optional<int64_t>(*distinct);
+}
+
+}  // namespace
+
 Result<int64_t> SqliteProjectStore::count(std::string_view ns, const store::CountRequest& request) {
+  const auto started = std::chrono::steady_clock::now();
   const Target target{ns, request.collection, &request.scope, request.state};
-  const auto indexed = indexed_paths(ns, request.collection);
-  if (const auto plan = index_only(target, request.match, {}, indexed)) {
-    return read([&](Connection& db) {
-      return count_rows(db, {}, "SELECT count(*) FROM field_index WHERE " + plan->where,
-                        plan->binds);
-    });
-  }
+  const auto snapshot = catalog_.snapshot();  // held for the read: see IndexCatalog
+  const auto indexed = usable_paths(snapshot, ns, request.collection);
+  const auto plan = index_count(target, request.match, indexed);
   const SqlFilter filter = build_filter(target, request.match, indexed);
-  return read([&](Connection& db) -> Result<int64_t> {
+  int64_t rows_read = 0;
+  auto answer = read([&](Connection& db) -> Result<int64_t> {
+    if (plan) {
+      const FieldIndex* index = IndexCatalog::find(snapshot, ns, request.collection, plan->path);
+      auto counted = count_by_index(db, *plan, *index);
+      if (!counted) return counted.status();
+      if (*counted) return **counted;
+    }
     if (filter.rest.empty()) return count_rows(db, filter);
-    auto answer = scan(db, {&filter, {}, "", 0, 0, true});
-    if (!answer) return answer.status();
-    return answer->matched;
+    auto scanned = scan(db, {&filter, {}, "", 0, 0, true});
+    if (!scanned) return scanned.status();
+    rows_read = scanned->rows_read;
+    return scanned->matched;
   });
+  if (answer) note_query(ns, request.collection, filter, {}, rows_read, started);
+  return answer;
 }
 
 Result<bool> SqliteProjectStore::collection_exists(std::string_view ns,

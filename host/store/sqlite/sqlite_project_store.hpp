@@ -3,23 +3,30 @@
 //   documents(id, key UNIQUE, ns, coll, owner, state, ref, state_ms, created, doc)
 //     doc is the document's JSON text; the other columns are what queries select and sort by.
 //   field_index(ns, coll, path, owner, state, rank, value, created, key, doc)   the multikey
-//     index of the declared paths (sqlite_query.hpp), with the columns that let a query on one
-//     path be sorted by date and counted without reading documents; rebuilt for a path when its
-//     declaration first appears.
+//     index of the field indexes' paths (sqlite_query.hpp), with the columns that let a query on
+//     one path be sorted by date and counted without reading documents.
+//   field_indexes(...)                which paths field_index holds (sqlite_index_catalog.hpp):
+//     declared ones are built at open; automatic ones (index_advisor.hpp) and an
+//     administrator's are built by a background thread, a chunk per writer job.
 //   collections(ns, coll)             every collection that ever held a document.
-//   declared_indexes(ns, coll, path)  the declarations field_index is complete for.
 // Thread-safety: every method may be called from any thread, concurrently.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <tuple>
 #include <vector>
 
+#include "store/index_advisor.hpp"
 #include "store/project_store.hpp"
 #include "store/sqlite/sqlite_checkpointer.hpp"
 #include "store/sqlite/sqlite_connection.hpp"
+#include "store/sqlite/sqlite_index_catalog.hpp"
 #include "store/sqlite/sqlite_scan.hpp"
 #include "store/sqlite/sqlite_writer.hpp"
 
@@ -30,12 +37,13 @@ struct StoreOptions {
   int readers = 4;
   bool synchronous_full = true;
   std::vector<IndexSpec> indexes;
+  AutoIndexPolicy auto_indexes;
 };
 
 class SqliteProjectStore : public ProjectStore {
  public:
-  // Opens or creates the file, creates the schema, and brings field_index in line with the
-  // declared indexes.
+  // Opens or creates the file, creates the schema, brings field_index in line with the
+  // declared indexes, and starts building the indexes an earlier run left unfinished.
   static Result<std::shared_ptr<SqliteProjectStore>> open(StoreOptions options);
   ~SqliteProjectStore() override;
 
@@ -59,6 +67,19 @@ class SqliteProjectStore : public ProjectStore {
   Result<bool> collection_exists(std::string_view ns, std::string_view collection) override;
   Status ping() override;
 
+  // The field indexes, as queries see them now.
+  IndexCatalog::Snapshot indexes() const { return catalog_.snapshot(); }
+  // Adds an index on a path of a collection and builds it in the background; ok and nothing
+  // done when there is one.
+  Status add_index(std::string_view ns, std::string_view collection, const query::FieldPath& path,
+                   IndexOrigin origin);
+  // Drops the index of a path: queries stop using it at once, its rows go after the reads that
+  // used it end. VALIDATION_ERROR when there is none, or when it is declared (the
+  // configuration would build it again at the next start).
+  Status drop_index(std::string_view ns, std::string_view collection, std::string_view path);
+  // Waits until no index is building (for tests and for the shutdown of tools); bounded.
+  void wait_for_builds(std::chrono::milliseconds at_most);
+
  private:
   explicit SqliteProjectStore(StoreOptions options);
 
@@ -69,11 +90,22 @@ class SqliteProjectStore : public ProjectStore {
   template <typename F>
   auto read(F&& body) -> decltype(body(std::declval<Connection&>()));
 
-  std::vector<std::string> indexed_paths(std::string_view ns, std::string_view collection) const;
+  // The paths of the ready indexes of a collection in `snapshot`.
+  static std::vector<std::string> usable_paths(const IndexCatalog::Snapshot& snapshot,
+                                               std::string_view ns, std::string_view collection);
+  // Whether the writes to a collection maintain any index.
+  bool has_indexes(std::string_view ns, std::string_view collection) const;
+  // Tells the index catalog which indexes a query used, and the advisor what it scanned for.
+  void note_query(std::string_view ns, std::string_view collection, const SqlFilter& filter,
+                  const std::vector<query::SortKey>& sort, int64_t rows_read,
+                  std::chrono::steady_clock::time_point started);
   Status write_index_rows(Connection& db, std::string_view ns, std::string_view collection,
                           int64_t id, const nlohmann::json& doc, bool replace);
-  Status insert_index_rows(Connection& db, const IndexSpec& spec, int64_t id, int64_t state,
+  Status insert_index_rows(Connection& db, const FieldIndex& index, int64_t id, int64_t state,
                            const nlohmann::json& doc);
+  // Fills the index's rows of the documents with ids in (after, upto]; returns the documents
+  // read.
+  Result<int64_t> fill_index(Connection& db, const FieldIndex& index, int64_t after, int64_t upto);
   // Reports the write to `events` and inserts its journal records, inside the write's job.
   Status journal(Connection& db, WriteEvents* events, const std::vector<std::string>& inserted,
                  const std::vector<std::string>& changed);
@@ -88,13 +120,29 @@ class SqliteProjectStore : public ProjectStore {
                       const StoredRow& row, const nlohmann::json& doc);
   Status sync_declared_indexes(Connection& db);
 
+  // The background thread of the indexes: adds what the advisor asked for, builds, drops.
+  void maintain_indexes();
+  void request_index(std::string_view ns, std::string_view collection, const std::string& path);
+  Status build_step(const FieldIndex& index);
+  Status finish_drop(const FieldIndex& index);
+  void drop_unused_indexes(int64_t now_ms);
+
   StoreOptions options_;
+  IndexCatalog catalog_;
+  IndexAdvisor advisor_;
   std::unique_ptr<Writer> writer_;
   std::unique_ptr<Checkpointer> checkpointer_;
   std::mutex readers_mutex_;
   std::condition_variable reader_free_;
   std::vector<std::unique_ptr<Connection>> idle_readers_;
   int open_readers_ = 0;
+
+  std::mutex maintain_mutex_;
+  std::condition_variable wake_maintainer_;
+  std::vector<std::tuple<std::string, std::string, std::string>> requested_;  // ns, coll, path
+  std::atomic<bool> stopping_{false};
+  bool adding_ = false;  // requests taken, not yet added
+  std::thread maintainer_;
 };
 
 }  // namespace opbase::host::sqlite

@@ -125,6 +125,7 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
   std::string selective;  // conditions an index decides: they drive the query
   std::vector<Bind> selective_binds;
   query::Match rest;  // conditions the scan tests on each candidate's text
+  std::vector<std::string> index_paths;
   for (const query::Condition& c : match) {
     std::string predicate;
     std::vector<Bind> predicate_binds;
@@ -148,6 +149,7 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
     }
     selective += " AND " + predicate + ")";
     selective_binds.insert(selective_binds.end(), predicate_binds.begin(), predicate_binds.end());
+    index_paths.push_back(c.path.text);
   }
   // With an index condition, the scope terms must not pick the scope index: scanning every
   // document of the user in date order and testing each against the index would cost the size
@@ -164,6 +166,45 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
   out.where += selective;
   out.binds.insert(out.binds.end(), selective_binds.begin(), selective_binds.end());
   out.rest = std::move(rest);
+  out.index_paths = std::move(index_paths);
+  return out;
+}
+
+std::optional<IndexCount> index_count(const Target& target, const query::Match& match,
+                                      const std::vector<std::string>& indexed) {
+  if (match.empty() || !target.state) return std::nullopt;
+  const std::string& path = match.front().path.text;
+  if (std::find(indexed.begin(), indexed.end(), path) == indexed.end()) return std::nullopt;
+  IndexCount out;
+  out.where = "ns = ? AND coll = ? AND path = ?";
+  out.binds = {std::string(target.ns), std::string(target.collection), path};
+  add_scope(target, "", &out.where, &out.binds);
+  out.where += " AND state = ?";
+  out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
+  for (const query::Condition& c : match) {
+    std::string predicate;
+    if (c.path.text != path || !index_predicate(c, &predicate, &out.binds)) return std::nullopt;
+    out.where += " AND " + predicate;
+  }
+  out.path = path;
+  out.single_condition = match.size() == 1;
+  return out;
+}
+
+std::vector<std::string> index_candidates(const query::Match& rest,
+                                          const std::vector<query::SortKey>& sort) {
+  std::vector<std::string> out;
+  const auto add = [&](const std::string& path) {
+    if (path != "_key" && std::find(out.begin(), out.end(), path) == out.end()) {
+      out.push_back(path);
+    }
+  };
+  for (const query::Condition& c : rest) {
+    std::string predicate;
+    std::vector<Bind> binds;
+    if (index_predicate(c, &predicate, &binds)) add(c.path.text);
+  }
+  if (sort.size() == 1 && sort.front().path.text != "_created_at") add(sort.front().path.text);
   return out;
 }
 

@@ -32,10 +32,11 @@ struct Target {
 struct SqlFilter {
   std::string where;  // without the WHERE keyword
   std::vector<Bind> binds;
-  query::Match rest;  // the conditions `where` does not decide
+  query::Match rest;                     // the conditions `where` does not decide
+  std::vector<std::string> index_paths;  // the field indexes `where` reads
 };
 
-// `indexed` holds the declared index paths of the target's collection.
+// `indexed` holds the paths of the target collection's field indexes that queries may use.
 SqlFilter build_filter(const Target& target, const query::Match& match,
                        const std::vector<std::string>& indexed);
 
@@ -52,6 +53,25 @@ struct IndexOnly {
 std::optional<IndexOnly> index_only(const Target& target, const query::Match& match,
                                     const std::vector<query::SortKey>& sort,
                                     const std::vector<std::string>& indexed);
+
+// A count the field index answers alone: every condition is on one indexed path and the index
+// decides it; one state. `where` selects field_index rows. A multikey index may hold several
+// rows of one document, so the count is "SELECT count(DISTINCT doc)" there and only one
+// condition is allowed (two conditions must hold for one row of a document, not for two);
+// otherwise "SELECT count(*)". nullopt when the request has another shape.
+struct IndexCount {
+  std::string where;
+  std::vector<Bind> binds;
+  std::string path;
+  bool single_condition = false;
+};
+std::optional<IndexCount> index_count(const Target& target, const query::Match& match,
+                                      const std::vector<std::string>& indexed);
+
+// The paths a field index would serve in a query whose `rest` conditions were tested on each
+// document and whose `sort` was by values: what the automatic index policy notes.
+std::vector<std::string> index_candidates(const query::Match& rest,
+                                          const std::vector<query::SortKey>& sort);
 
 // The state column's value, and the index rows of a document (rank, value) for one path.
 int state_code(store::State state);

@@ -1,0 +1,55 @@
+// The automatic index policy (see index_advisor.hpp).
+#include "store/index_advisor.hpp"
+
+namespace opbase::host {
+namespace {
+
+std::string field_key(std::string_view ns, std::string_view collection, std::string_view path) {
+  std::string key;
+  key.reserve(ns.size() + collection.size() + path.size() + 2);
+  key.append(ns).push_back('\0');
+  key.append(collection).push_back('\0');
+  key.append(path);
+  return key;
+}
+
+}  // namespace
+
+std::vector<std::string> IndexAdvisor::note(std::string_view ns, std::string_view collection,
+                                            const std::vector<std::string>& fields,
+                                            int64_t rows_read, int64_t elapsed_us) {
+  std::vector<std::string> ripe;
+  if (!policy_.enabled || fields.empty() || rows_read < policy_.costly_rows) return ripe;
+  std::lock_guard lock(mutex_);
+  for (const std::string& path : fields) {
+    std::string key = field_key(ns, collection, path);
+    auto it = fields_.find(key);
+    if (it == fields_.end()) {
+      if (fields_.size() >= kMaxFields) fields_.clear();
+      it = fields_.emplace(std::move(key), FieldCost{}).first;
+    }
+    FieldCost& cost = it->second;
+    ++cost.costly_queries;
+    cost.rows_read += rows_read;
+    cost.elapsed_us += elapsed_us;
+    if (cost.costly_queries >= policy_.after_queries) {
+      ripe.push_back(path);
+      fields_.erase(it);
+    }
+  }
+  return ripe;
+}
+
+std::map<std::string, FieldCost> IndexAdvisor::costs(std::string_view ns,
+                                                     std::string_view collection) const {
+  const std::string prefix = field_key(ns, collection, "");
+  std::map<std::string, FieldCost> out;
+  std::lock_guard lock(mutex_);
+  for (auto it = fields_.lower_bound(prefix);
+       it != fields_.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
+    out.emplace(it->first.substr(prefix.size()), it->second);
+  }
+  return out;
+}
+
+}  // namespace opbase::host

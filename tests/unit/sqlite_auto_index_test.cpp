@@ -1,0 +1,320 @@
+// The sqlite store's automatic indexes: which fields get one and when, that answers stay those
+// of a store without indexes while indexes are built, used, dropped and reopened, and that
+// writes made during a build are in the index when it is ready.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "opbase/internal/store_codec.hpp"
+#include "opbase/query.hpp"
+#include "opbase/store.hpp"
+#include "store/sqlite/sqlite_project_store.hpp"
+#include "temp_dir.hpp"
+
+namespace opbase {
+namespace {
+
+using host::AutoIndexPolicy;
+using host::sqlite::FieldIndex;
+using host::sqlite::IndexOrigin;
+using host::sqlite::SqliteProjectStore;
+using host::sqlite::StoreOptions;
+using nlohmann::json;
+using store::Scope;
+
+constexpr std::string_view kNs = "collection";
+constexpr auto kBuildWait = std::chrono::seconds(60);
+
+query::Match M(std::string_view text) {
+  auto parsed = query::parse_match(json::parse(text), store::wire_parse_options());
+  EXPECT_TRUE(parsed) << text;
+  return parsed ? *parsed : query::Match{};
+}
+
+std::vector<query::SortKey> S(std::string_view text) {
+  if (text.empty()) return {};
+  return *query::parse_sort(text, store::wire_parse_options());
+}
+
+std::shared_ptr<SqliteProjectStore> open_store(const std::string& path, AutoIndexPolicy policy) {
+  auto store = SqliteProjectStore::open(StoreOptions{path, 4, false, {}, policy});
+  EXPECT_TRUE(store) << store.status().to_string();
+  return store ? *store : nullptr;
+}
+
+AutoIndexPolicy quick_policy() {
+  AutoIndexPolicy policy;
+  policy.after_queries = 3;
+  policy.costly_rows = 1000;
+  return policy;
+}
+
+AutoIndexPolicy no_auto_indexes() {
+  AutoIndexPolicy policy;
+  policy.enabled = false;
+  return policy;
+}
+
+// Documents of user "u" (and every fifth of "v"), whose fields change type from row to row:
+// `g` is a number, a string, an array or missing; `n` a number or a string.
+std::vector<json> documents(int first, int count) {
+  std::vector<json> out;
+  for (int i = first; i < first + count; ++i) {
+    json doc = {{"_key", "k" + std::to_string(100000 + i)},
+                {"_userkey", i % 5 == 0 ? "v" : "u"},
+                {"_created_at", 1000 + i}};
+    switch (i % 7) {
+      case 0:
+        doc["g"] = std::to_string(i % 10);
+        break;
+      case 1:
+        doc["g"] = json::array({i % 10, (i + 1) % 10});
+        break;
+      case 2:
+        break;
+      default:
+        doc["g"] = i % 10;
+    }
+    doc["n"] = i % 11 == 0 ? json(std::to_string(i)) : json(i);
+    out.push_back(std::move(doc));
+  }
+  return out;
+}
+
+void insert(SqliteProjectStore& store, const std::vector<json>& docs) {
+  for (std::size_t i = 0; i < docs.size(); i += 500) {
+    const std::size_t end = std::min(docs.size(), i + 500);
+    Status s = store.insert(
+        kNs,
+        store::InsertRequest{"items", std::vector<json>(docs.begin() + i, docs.begin() + end)});
+    ASSERT_TRUE(s) << s.to_string();
+  }
+}
+
+std::vector<std::string> keys(SqliteProjectStore& store, std::string_view match,
+                              std::string_view sort = "", Scope scope = Scope::user("u"),
+                              int64_t limit = -1) {
+  store::FindRequest request{"items", scope, store::State::kActive, M(match), S(sort)};
+  request.limit = limit;
+  auto found = store.find_documents(kNs, request);
+  EXPECT_TRUE(found) << found.status().to_string();
+  std::vector<std::string> out;
+  if (found) {
+    for (const json& doc : found->documents) out.push_back(doc.at("_key").get<std::string>());
+  }
+  return out;
+}
+
+int64_t count(SqliteProjectStore& store, std::string_view match, Scope scope = Scope::user("u")) {
+  auto counted = store.count(kNs, {"items", scope, store::State::kActive, M(match)});
+  EXPECT_TRUE(counted) << counted.status().to_string();
+  return counted ? *counted : -1;
+}
+
+const FieldIndex* index_on(const host::sqlite::IndexCatalog::Snapshot& snapshot,
+                           std::string_view path) {
+  return host::sqlite::IndexCatalog::find(snapshot, kNs, "items", path);
+}
+
+// The matches, sorts and scopes every comparison below runs.
+const std::vector<std::string_view> kMatches = {R"({"g": 3})",
+                                                R"({"g": "3"})",
+                                                R"({"g:$gt": 6})",
+                                                R"({"g:$in": [1, "2"]})",
+                                                R"({"g": null})",
+                                                R"({"g:$gte": 2, "g:$lt": 4})",
+                                                R"({"n:$gt": 2500})",
+                                                R"({"n:$lte": "3000"})",
+                                                R"({"n:$gt": 100, "g": 5})"};
+
+void expect_same_answers(SqliteProjectStore& store, SqliteProjectStore& plain) {
+  for (std::string_view match : kMatches) {
+    for (Scope scope : {Scope::user("u"), Scope::everyone()}) {
+      for (std::string_view sort : {"", "g asc", "n desc"}) {
+        EXPECT_EQ(keys(store, match, sort, scope), keys(plain, match, sort, scope))
+            << match << " sort " << sort;
+        EXPECT_EQ(keys(store, match, sort, scope, 10), keys(plain, match, sort, scope, 10))
+            << match << " sort " << sort << " limit 10";
+      }
+      EXPECT_EQ(count(store, match, scope), count(plain, match, scope)) << match;
+    }
+  }
+}
+
+class AutoIndexTest : public ::testing::Test {
+ protected:
+  test::TempDir dir_{"opbase-autoindex"};
+  std::string path(std::string_view name) const { return dir_.path() + "/" + std::string(name); }
+
+  // A store under `policy` and one without indexes, both holding documents(0, n).
+  void open_pair(AutoIndexPolicy policy, int n) {
+    store_ = open_store(path("indexed.db"), policy);
+    plain_ = open_store(path("plain.db"), no_auto_indexes());
+    ASSERT_TRUE(store_ && plain_);
+    const auto docs = documents(0, n);
+    insert(*store_, docs);
+    insert(*plain_, docs);
+  }
+  std::shared_ptr<SqliteProjectStore> store_;
+  std::shared_ptr<SqliteProjectStore> plain_;
+};
+
+TEST_F(AutoIndexTest, AFieldQueriedAtCostGetsAnIndexThatGivesTheSameAnswers) {
+  ASSERT_NO_FATAL_FAILURE(open_pair(quick_policy(), 3000));
+  auto& store = store_;
+  auto& plain = plain_;
+
+  // Two costly queries are not enough.
+  const auto first = keys(*store, R"({"g": 3})");
+  keys(*store, R"({"g": 3})");
+  store->wait_for_builds(kBuildWait);
+  EXPECT_EQ(index_on(store->indexes(), "g"), nullptr);
+
+  EXPECT_EQ(keys(*store, R"({"g": 3})"), first);
+  store->wait_for_builds(kBuildWait);
+  const auto snapshot = store->indexes();
+  const FieldIndex* index = index_on(snapshot, "g");
+  ASSERT_NE(index, nullptr);
+  EXPECT_EQ(index->origin, IndexOrigin::kAuto);
+  EXPECT_TRUE(index->ready);
+  EXPECT_TRUE(index->multikey->load());  // some rows hold arrays
+  EXPECT_EQ(index_on(snapshot, "n"), nullptr);
+  expect_same_answers(*store, *plain);
+}
+
+TEST_F(AutoIndexTest, CheapQueriesAndDisabledPoliciesAddNoIndex) {
+  auto small = open_store(path("small.db"), quick_policy());
+  ASSERT_TRUE(small);
+  insert(*small, documents(0, 900));  // every query reads fewer than costly_rows documents
+  for (int i = 0; i < 10; ++i) keys(*small, R"({"g": 3})", "", Scope::everyone());
+  small->wait_for_builds(kBuildWait);
+  EXPECT_TRUE(small->indexes()->empty());
+
+  auto off = open_store(path("off.db"), no_auto_indexes());
+  ASSERT_TRUE(off);
+  insert(*off, documents(0, 3000));
+  for (int i = 0; i < 10; ++i) keys(*off, R"({"g": 3})");
+  off->wait_for_builds(kBuildWait);
+  EXPECT_TRUE(off->indexes()->empty());
+}
+
+TEST_F(AutoIndexTest, TheProjectCapLimitsAutomaticIndexesButNotAdministrators) {
+  AutoIndexPolicy policy = quick_policy();
+  policy.max_per_project = 1;
+  auto store = open_store(path("cap.db"), policy);
+  ASSERT_TRUE(store);
+  insert(*store, documents(0, 2000));
+  for (int i = 0; i < 3; ++i) count(*store, R"({"n:$gt": 5})");
+  store->wait_for_builds(kBuildWait);
+  for (int i = 0; i < 3; ++i) count(*store, R"({"g:$gt": 5})");
+  store->wait_for_builds(kBuildWait);
+  auto snapshot = store->indexes();
+  EXPECT_NE(index_on(snapshot, "n"), nullptr);
+  EXPECT_EQ(index_on(snapshot, "g"), nullptr);
+
+  ASSERT_TRUE(store->add_index(kNs, "items", *query::parse_path("g"), IndexOrigin::kAdmin));
+  store->wait_for_builds(kBuildWait);
+  snapshot = store->indexes();
+  ASSERT_NE(index_on(snapshot, "g"), nullptr);
+  EXPECT_EQ(index_on(snapshot, "g")->origin, IndexOrigin::kAdmin);
+  EXPECT_TRUE(index_on(snapshot, "g")->ready);
+}
+
+TEST_F(AutoIndexTest, AnUnusedAutomaticIndexIsDroppedAndAnswersStayTheSame) {
+  AutoIndexPolicy policy = quick_policy();
+  policy.drop_unused_after_s = 1;
+  ASSERT_NO_FATAL_FAILURE(open_pair(policy, 2000));
+  auto& store = store_;
+  auto& plain = plain_;
+  for (int i = 0; i < 3; ++i) count(*store, R"({"n:$gt": 1500})");
+  store->wait_for_builds(kBuildWait);
+  ASSERT_NE(index_on(store->indexes(), "n"), nullptr);
+
+  // The index thread looks once a second; unused for a second, the index goes.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (index_on(store->indexes(), "n") != nullptr &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(index_on(store->indexes(), "n"), nullptr);
+  EXPECT_EQ(count(*store, R"({"n:$gt": 1500})"), count(*plain, R"({"n:$gt": 1500})"));
+
+  // An administrator's index is not the policy's to drop; a declared one is not theirs.
+  ASSERT_TRUE(store->add_index(kNs, "items", *query::parse_path("g"), IndexOrigin::kAdmin));
+  store->wait_for_builds(kBuildWait);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  ASSERT_NE(index_on(store->indexes(), "g"), nullptr);
+  EXPECT_TRUE(store->drop_index(kNs, "items", "g"));
+  EXPECT_EQ(index_on(store->indexes(), "g"), nullptr);
+  EXPECT_FALSE(store->drop_index(kNs, "items", "g"));
+  expect_same_answers(*store, *plain);
+}
+
+TEST_F(AutoIndexTest, WritesDuringABuildAreInTheIndex) {
+  ASSERT_NO_FATAL_FAILURE(open_pair(no_auto_indexes(), 20000));
+  auto& store = store_;
+  auto& plain = plain_;
+
+  std::atomic<bool> building{true};
+  std::thread writer([&] {
+    // Inserts, changes and deletions while the index fills, bounded.
+    for (int round = 0; round < 40 && building; ++round) {
+      const auto more = documents(20000 + round * 50, 50);
+      insert(*store, more);
+      insert(*plain, more);
+      const std::string key = "k" + std::to_string(100000 + round * 97);
+      const auto match = M(R"({"_key": ")" + key + R"("})");
+      store::UpdateRequest update{"items", Scope::everyone(), {{match, {json{{"g", round}}}}}};
+      ASSERT_TRUE(store->update(kNs, update));
+      ASSERT_TRUE(plain->update(kNs, update));
+      store::StateRequest removal{"items", Scope::everyone(), M(R"({"_key": ")" + key + R"(1"})")};
+      removal.from = store::State::kActive;
+      removal.to = store::State::kDeleted;
+      ASSERT_TRUE(store->change_state(kNs, removal));
+      ASSERT_TRUE(plain->change_state(kNs, removal));
+    }
+  });
+  ASSERT_TRUE(store->add_index(kNs, "items", *query::parse_path("g"), IndexOrigin::kAdmin));
+  ASSERT_TRUE(store->add_index(kNs, "items", *query::parse_path("n"), IndexOrigin::kAdmin));
+  store->wait_for_builds(kBuildWait);
+  building = false;
+  writer.join();
+  const auto snapshot = store->indexes();
+  ASSERT_NE(index_on(snapshot, "g"), nullptr);
+  EXPECT_TRUE(index_on(snapshot, "g")->ready);
+  EXPECT_FALSE(index_on(snapshot, "n")->multikey->load());
+  expect_same_answers(*store, *plain);
+}
+
+TEST_F(AutoIndexTest, IndexesSurviveARestartAndAnUnfinishedBuildResumes) {
+  const auto docs = documents(0, 30000);
+  auto plain = open_store(path("plain.db"), no_auto_indexes());
+  ASSERT_TRUE(plain);
+  insert(*plain, docs);
+  {
+    auto store = open_store(path("restart.db"), no_auto_indexes());
+    ASSERT_TRUE(store);
+    insert(*store, docs);
+    ASSERT_TRUE(store->add_index(kNs, "items", *query::parse_path("n"), IndexOrigin::kAdmin));
+    store->wait_for_builds(kBuildWait);
+    // Closed at once: this build is cut short somewhere (or not started).
+    ASSERT_TRUE(store->add_index(kNs, "items", *query::parse_path("g"), IndexOrigin::kAdmin));
+  }
+  auto store = open_store(path("restart.db"), no_auto_indexes());
+  ASSERT_TRUE(store);
+  const auto reopened = store->indexes();
+  ASSERT_NE(index_on(reopened, "n"), nullptr);
+  EXPECT_TRUE(index_on(reopened, "n")->ready);
+  ASSERT_NE(index_on(reopened, "g"), nullptr);
+  store->wait_for_builds(kBuildWait);
+  EXPECT_TRUE(index_on(store->indexes(), "g")->ready);
+  expect_same_answers(*store, *plain);
+}
+
+}  // namespace
+}  // namespace opbase
