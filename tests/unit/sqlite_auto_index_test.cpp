@@ -130,12 +130,14 @@ const std::vector<std::string_view> kMatches = {R"({"g": 3})",
                                                 R"({"g:$gte": 2, "g:$lt": 4})",
                                                 R"({"n:$gt": 2500})",
                                                 R"({"n:$lte": "3000"})",
-                                                R"({"n:$gt": 100, "g": 5})"};
+                                                R"({"n:$gt": 100, "g": 5})",
+                                                R"({"n:$gte": 1000, "n:$lt": 1200})",
+                                                R"({"n:$gte": "1", "n:$lt": "2", "g:$ne": 3})"};
 
 void expect_same_answers(SqliteProjectStore& store, SqliteProjectStore& plain) {
   for (std::string_view match : kMatches) {
     for (Scope scope : {Scope::user("u"), Scope::everyone()}) {
-      for (std::string_view sort : {"", "g asc", "n desc"}) {
+      for (std::string_view sort : {"", "g asc", "n desc", "n asc"}) {
         EXPECT_EQ(keys(store, match, sort, scope), keys(plain, match, sort, scope))
             << match << " sort " << sort;
         EXPECT_EQ(keys(store, match, sort, scope, 10), keys(plain, match, sort, scope, 10))

@@ -200,6 +200,26 @@ std::vector<std::string> SqliteProjectStore::usable_paths(const IndexCatalog::Sn
   return paths;
 }
 
+std::vector<std::string> SqliteProjectStore::plain_paths(const IndexCatalog::Snapshot& snapshot,
+                                                         std::string_view ns,
+                                                         std::string_view collection) {
+  std::vector<std::string> paths;
+  for (const std::string& path : usable_paths(snapshot, ns, collection)) {
+    if (!IndexCatalog::find(snapshot, ns, collection, path)->multikey->load()) {
+      paths.push_back(path);
+    }
+  }
+  return paths;
+}
+
+bool SqliteProjectStore::any_multikey(const IndexCatalog::Snapshot& snapshot, std::string_view ns,
+                                      std::string_view collection,
+                                      const std::vector<std::string>& paths) {
+  return std::any_of(paths.begin(), paths.end(), [&](const std::string& path) {
+    return IndexCatalog::find(snapshot, ns, collection, path)->multikey->load();
+  });
+}
+
 void SqliteProjectStore::note_query(std::string_view ns, std::string_view collection,
                                     const SqlFilter& filter,
                                     const std::vector<query::SortKey>& sort, int64_t rows_read,

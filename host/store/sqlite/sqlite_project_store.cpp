@@ -477,7 +477,11 @@ Result<std::string> SqliteProjectStore::find(std::string_view ns,
   const auto snapshot = catalog_.snapshot();  // held for the read: see IndexCatalog
   const auto indexed = usable_paths(snapshot, ns, request.collection);
   const auto plan = index_only(target, request.match, request.sort, indexed);
-  const SqlFilter filter = build_filter(target, request.match, indexed);
+  const auto in_order = index_sort(target, request.match, request.sort, indexed);
+  const FieldIndex* order_index =
+      in_order ? IndexCatalog::find(snapshot, ns, request.collection, in_order->path) : nullptr;
+  const auto plain = plain_paths(snapshot, ns, request.collection);
+  const SqlFilter filter = build_filter(target, request.match, indexed, plain);
   int64_t rows_read = 0;
   auto answer = read([&](Connection& db) -> Result<std::string> {
     std::vector<std::string> texts;
@@ -488,15 +492,32 @@ Result<std::string> SqliteProjectStore::find(std::string_view ns,
       texts = std::move(page->first);
       total = page->second;
       rows_read = static_cast<int64_t>(texts.size());
-    } else {
-      auto scanned =
-          scan(db, {&filter, request.sort, "", request.limit, request.offset, request.with_total});
-      if (!scanned) return scanned.status();
-      for (Row& row : scanned->page) texts.push_back(std::move(row.doc));
-      total = scanned->matched;
-      rows_read = scanned->rows_read;
+      return store::encode_find_answer(texts, request.with_total ? total : -1);
     }
-    return store::encode_find_answer(texts, request.with_total ? total : -1);
+    std::optional<ScanAnswer> scanned;
+    if (order_index != nullptr && !order_index->multikey->load()) {
+      auto ordered =
+          scan_index_order(db, *in_order, request.limit, request.offset, request.with_total);
+      if (!ordered) return ordered.status();
+      // Read after the first statement, as count_by_index does: still off, the order holds.
+      if (!order_index->multikey->load()) scanned = std::move(*ordered);
+    }
+    if (!scanned) {
+      auto scan_answer =
+          scan(db, {&filter, request.sort, "", request.limit, request.offset, request.with_total});
+      if (!scan_answer) return scan_answer.status();
+      if (any_multikey(snapshot, ns, request.collection, plain)) {
+        // A document read here made an index multikey: the shared lookups no longer hold.
+        const SqlFilter each = build_filter(target, request.match, indexed);
+        scan_answer =
+            scan(db, {&each, request.sort, "", request.limit, request.offset, request.with_total});
+        if (!scan_answer) return scan_answer.status();
+      }
+      scanned = std::move(*scan_answer);
+    }
+    for (Row& row : scanned->page) texts.push_back(std::move(row.doc));
+    rows_read = scanned->rows_read;
+    return store::encode_find_answer(texts, request.with_total ? scanned->matched : -1);
   });
   if (answer) note_query(ns, request.collection, filter, request.sort, rows_read, started);
   return answer;
@@ -532,7 +553,8 @@ Result<int64_t> SqliteProjectStore::count(std::string_view ns, const store::Coun
   const auto snapshot = catalog_.snapshot();  // held for the read: see IndexCatalog
   const auto indexed = usable_paths(snapshot, ns, request.collection);
   const auto plan = index_count(target, request.match, indexed);
-  const SqlFilter filter = build_filter(target, request.match, indexed);
+  const auto plain = plain_paths(snapshot, ns, request.collection);
+  const SqlFilter filter = build_filter(target, request.match, indexed, plain);
   int64_t rows_read = 0;
   auto answer = read([&](Connection& db) -> Result<int64_t> {
     if (plan) {
@@ -541,11 +563,17 @@ Result<int64_t> SqliteProjectStore::count(std::string_view ns, const store::Coun
       if (!counted) return counted.status();
       if (*counted) return **counted;
     }
-    if (filter.rest.empty()) return count_rows(db, filter);
-    auto scanned = scan(db, {&filter, {}, "", 0, 0, true});
-    if (!scanned) return scanned.status();
-    rows_read = scanned->rows_read;
-    return scanned->matched;
+    const auto count_matches = [&](const SqlFilter& f) -> Result<int64_t> {
+      if (f.rest.empty()) return count_rows(db, f);
+      auto scanned = scan(db, {&f, {}, "", 0, 0, true});
+      if (!scanned) return scanned.status();
+      rows_read = scanned->rows_read;
+      return scanned->matched;
+    };
+    auto counted = count_matches(filter);
+    if (!counted || !any_multikey(snapshot, ns, request.collection, plain)) return counted;
+    // A document this read sees made an index multikey: one lookup per condition (see find).
+    return count_matches(build_filter(target, request.match, indexed));
   });
   if (answer) note_query(ns, request.collection, filter, {}, rows_read, started);
   return answer;

@@ -93,6 +93,12 @@ class SqliteProjectStore : public ProjectStore {
   // The paths of the ready indexes of a collection in `snapshot`.
   static std::vector<std::string> usable_paths(const IndexCatalog::Snapshot& snapshot,
                                                std::string_view ns, std::string_view collection);
+  // Those of them no document has made multikey so far, and whether one of those has been
+  // since: read after a read's first statement, the answer covers everything that read sees.
+  static std::vector<std::string> plain_paths(const IndexCatalog::Snapshot& snapshot,
+                                              std::string_view ns, std::string_view collection);
+  static bool any_multikey(const IndexCatalog::Snapshot& snapshot, std::string_view ns,
+                           std::string_view collection, const std::vector<std::string>& paths);
   // Whether the writes to a collection maintain any index.
   bool has_indexes(std::string_view ns, std::string_view collection) const;
   // Tells the index catalog which indexes a query used, and the advisor what it scanned for.

@@ -121,11 +121,20 @@ bool key_predicate(const query::Condition& c, std::string* sql, std::vector<Bind
 int state_code(store::State state) { return static_cast<int>(state); }
 
 SqlFilter build_filter(const Target& target, const query::Match& match,
-                       const std::vector<std::string>& indexed) {
+                       const std::vector<std::string>& indexed,
+                       const std::vector<std::string>& plain) {
   std::string selective;  // conditions an index decides: they drive the query
   std::vector<Bind> selective_binds;
   query::Match rest;  // conditions the scan tests on each candidate's text
   std::vector<std::string> index_paths;
+  // One field_index lookup per condition, except that the conditions on a plain path share
+  // one (a document has one row there, so "both hold for the row" is "both hold").
+  struct Lookup {
+    std::string path;
+    std::string predicates;
+    std::vector<Bind> binds;
+  };
+  std::vector<Lookup> lookups;
   for (const query::Condition& c : match) {
     std::string predicate;
     std::vector<Bind> predicate_binds;
@@ -139,17 +148,28 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
       rest.push_back(c);
       continue;
     }
+    const bool shared = std::find(plain.begin(), plain.end(), c.path.text) != plain.end();
+    auto it = std::find_if(lookups.begin(), lookups.end(),
+                           [&](const Lookup& l) { return shared && l.path == c.path.text; });
+    if (it == lookups.end()) {
+      lookups.push_back({c.path.text, predicate, std::move(predicate_binds)});
+      index_paths.push_back(c.path.text);
+      continue;
+    }
+    it->predicates += " AND " + predicate;
+    it->binds.insert(it->binds.end(), predicate_binds.begin(), predicate_binds.end());
+  }
+  for (const Lookup& lookup : lookups) {
     selective += " AND id IN (SELECT doc FROM field_index WHERE ns = ? AND coll = ? AND path = ?";
     selective_binds.insert(selective_binds.end(),
-                           {std::string(target.ns), std::string(target.collection), c.path.text});
+                           {std::string(target.ns), std::string(target.collection), lookup.path});
     add_scope(target, "", &selective, &selective_binds);
     if (target.state) {
       selective += " AND state = ?";
       selective_binds.push_back(static_cast<int64_t>(state_code(*target.state)));
     }
-    selective += " AND " + predicate + ")";
-    selective_binds.insert(selective_binds.end(), predicate_binds.begin(), predicate_binds.end());
-    index_paths.push_back(c.path.text);
+    selective += " AND " + lookup.predicates + ")";
+    selective_binds.insert(selective_binds.end(), lookup.binds.begin(), lookup.binds.end());
   }
   // With an index condition, the scope terms must not pick the scope index: scanning every
   // document of the user in date order and testing each against the index would cost the size
@@ -188,6 +208,38 @@ std::optional<IndexCount> index_count(const Target& target, const query::Match& 
   }
   out.path = path;
   out.single_condition = match.size() == 1;
+  return out;
+}
+
+std::optional<IndexSort> index_sort(const Target& target, const query::Match& match,
+                                    const std::vector<query::SortKey>& sort,
+                                    const std::vector<std::string>& indexed) {
+  if (sort.size() != 1 || !target.state) return std::nullopt;
+  const std::string& path = sort.front().path.text;
+  if (path == "_key" || path == "_created_at" ||
+      std::find(indexed.begin(), indexed.end(), path) == indexed.end()) {
+    return std::nullopt;
+  }
+  IndexSort out;
+  out.where = "ns = ? AND coll = ? AND path = ?";
+  out.binds = {std::string(target.ns), std::string(target.collection), path};
+  add_scope(target, "", &out.where, &out.binds);
+  out.where += " AND state = ?";
+  out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
+  bool bounded = false;
+  for (const query::Condition& c : match) {
+    std::string predicate;
+    if (c.path.text == path && index_predicate(c, &predicate, &out.binds)) {
+      out.where += " AND " + predicate;
+      bounded = true;
+    } else {
+      out.rest.push_back(c);
+    }
+  }
+  if (!bounded) return std::nullopt;
+  const std::string direction = sort.front().descending ? " DESC" : " ASC";
+  out.order = "ORDER BY rank" + direction + ", value" + direction + ", key" + direction;
+  out.path = path;
   return out;
 }
 

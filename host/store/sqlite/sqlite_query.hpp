@@ -36,9 +36,12 @@ struct SqlFilter {
   std::vector<std::string> index_paths;  // the field indexes `where` reads
 };
 
-// `indexed` holds the paths of the target collection's field indexes that queries may use.
+// `indexed` holds the paths of the target collection's field indexes that queries may use;
+// `plain`, those of them known not multikey (sqlite_index_catalog.hpp): the conditions on one
+// such path are decided by one lookup, where each condition would read its own rows otherwise.
 SqlFilter build_filter(const Target& target, const query::Match& match,
-                       const std::vector<std::string>& indexed);
+                       const std::vector<std::string>& indexed,
+                       const std::vector<std::string>& plain = {});
 
 // A find or count the field index decides alone: one equality on a declared path (number,
 // string or boolean), one owner's documents in one state, sorted by `_created_at` (the default
@@ -67,6 +70,24 @@ struct IndexCount {
 };
 std::optional<IndexCount> index_count(const Target& target, const query::Match& match,
                                       const std::vector<std::string>& indexed);
+
+// A find sorted by one indexed field that the match bounds with a condition the index decides:
+// every match then has exactly one row there when the index is not multikey, and the index
+// holds the rows in the sort's order (rank is the type bracket of compare_values, and SQLite
+// orders numbers and UTF-8 texts as compare_values does), so the page is read in order and the
+// read stops when it is full. `where` selects field_index rows of the path (all its conditions);
+// `rest` holds the conditions on other paths, tested on each document's text. The caller must
+// check the index is not multikey (IndexCatalog).
+struct IndexSort {
+  std::string where;
+  std::vector<Bind> binds;
+  std::string order;  // ORDER BY rank, value, key in the sort's direction
+  std::string path;
+  query::Match rest;
+};
+std::optional<IndexSort> index_sort(const Target& target, const query::Match& match,
+                                    const std::vector<query::SortKey>& sort,
+                                    const std::vector<std::string>& indexed);
 
 // The paths a field index would serve in a query whose `rest` conditions were tested on each
 // document and whose `sort` was by values: what the automatic index policy notes.

@@ -154,4 +154,37 @@ Result<ScanAnswer> scan(Connection& db, const ScanRequest& request) {
   return scan_sorted(db, request, query);
 }
 
+Result<ScanAnswer> scan_index_order(Connection& db, const IndexSort& plan, int64_t limit,
+                                    int64_t offset, bool count_all) {
+  auto entries =
+      db.prepare("SELECT doc, key FROM field_index WHERE " + plan.where + " " + plan.order);
+  if (!entries) return entries.status();
+  Statement& rows = **entries;
+  rows.bind_all(plan.binds);
+  TextQuery query(plan.rest);
+  ScanAnswer answer;
+  const int64_t page_end = limit < 0 ? std::numeric_limits<int64_t>::max() : offset + limit;
+  while (rows.step()) {
+    const bool in_page = answer.matched >= offset && answer.matched < page_end;
+    if (query.reads_documents() || in_page) {
+      const int64_t id = rows.int_at(0);
+      auto doc = db.prepare("SELECT doc FROM documents WHERE id = ?");
+      if (!doc) return doc.status();
+      (*doc)->bind(1, id);
+      if (!(*doc)->step()) {
+        if (!(*doc)->status()) return (*doc)->status();
+        return Status::internal("sqlite: the field index names a missing document");
+      }
+      ++answer.rows_read;
+      const std::string_view text = (*doc)->text_at(0);
+      if (query.reads_documents() && !query.matches(text)) continue;
+      if (in_page) answer.page.push_back({id, std::string(rows.text_at(1)), std::string(text)});
+    }
+    ++answer.matched;
+    if (answer.matched >= page_end && !count_all) break;
+  }
+  if (!rows.status()) return rows.status();
+  return answer;
+}
+
 }  // namespace opbase::host::sqlite

@@ -42,4 +42,10 @@ struct ScanAnswer {
 
 Result<ScanAnswer> scan(Connection& db, const ScanRequest& request);
 
+// The same answer for an IndexSort plan: field_index rows in the sort's order, each document
+// read by id and tested for the plan's other conditions; the read stops when the page is full
+// unless every match must be counted.
+Result<ScanAnswer> scan_index_order(Connection& db, const IndexSort& plan, int64_t limit,
+                                    int64_t offset, bool count_all);
+
 }  // namespace opbase::host::sqlite
