@@ -258,7 +258,7 @@ TEST_F(AutoIndexTest, AnUnusedAutomaticIndexIsDroppedAndAnswersStayTheSame) {
 }
 
 TEST_F(AutoIndexTest, WritesDuringABuildAreInTheIndex) {
-  ASSERT_NO_FATAL_FAILURE(open_pair(no_auto_indexes(), 20000));
+  ASSERT_NO_FATAL_FAILURE(open_pair(no_auto_indexes(), 10000));
   auto& store = store_;
   auto& plain = plain_;
 
@@ -266,7 +266,7 @@ TEST_F(AutoIndexTest, WritesDuringABuildAreInTheIndex) {
   std::thread writer([&] {
     // Inserts, changes and deletions while the index fills, bounded.
     for (int round = 0; round < 40 && building; ++round) {
-      const auto more = documents(20000 + round * 50, 50);
+      const auto more = documents(10000 + round * 50, 50);
       insert(*store, more);
       insert(*plain, more);
       const std::string key = "k" + std::to_string(100000 + round * 97);
@@ -274,9 +274,10 @@ TEST_F(AutoIndexTest, WritesDuringABuildAreInTheIndex) {
       store::UpdateRequest update{"items", Scope::everyone(), {{match, {json{{"g", round}}}}}};
       ASSERT_TRUE(store->update(kNs, update));
       ASSERT_TRUE(plain->update(kNs, update));
-      store::StateRequest removal{"items", Scope::everyone(), M(R"({"_key": ")" + key + R"(1"})")};
-      removal.from = store::State::kActive;
-      removal.to = store::State::kDeleted;
+      store::StateRequest removal;
+      removal.collection = "items";
+      removal.scope = Scope::everyone();
+      removal.match = M(R"({"_key": ")" + key + R"(1"})");
       ASSERT_TRUE(store->change_state(kNs, removal));
       ASSERT_TRUE(plain->change_state(kNs, removal));
     }
@@ -294,7 +295,7 @@ TEST_F(AutoIndexTest, WritesDuringABuildAreInTheIndex) {
 }
 
 TEST_F(AutoIndexTest, IndexesSurviveARestartAndAnUnfinishedBuildResumes) {
-  const auto docs = documents(0, 30000);
+  const auto docs = documents(0, 12000);
   auto plain = open_store(path("plain.db"), no_auto_indexes());
   ASSERT_TRUE(plain);
   insert(*plain, docs);

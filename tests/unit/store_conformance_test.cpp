@@ -71,7 +71,7 @@ std::shared_ptr<StoreDriver> make_driver(const std::string& name, const std::str
   if (name == "memory") return std::make_shared<opbase::host::MemoryDriver>();
   if (name == "sqlite") {
     return std::make_shared<opbase::host::SqliteDriver>(
-        opbase::host::SqliteOptions{tmp_dir, 4, true, std::move(indexes)});
+        opbase::host::SqliteOptions{tmp_dir, 4, true, std::move(indexes), {}});
   }
   if (name == "mongodb") {
     return std::make_shared<opbase::host::MongoDriver>(
