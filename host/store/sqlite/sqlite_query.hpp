@@ -1,8 +1,8 @@
 // The part of a query tree (query.hpp) SQL decides over the sqlite driver's tables, exactly:
-//  - a condition on a declared index path (config datastore.indexes) whose operand is a number,
-//    a string or (for equality and $in) a boolean becomes a lookup in `field_index`, the
-//    multikey index that holds, per document, every scalar that query::collect reaches there
-//    (array elements one by one), with its type bracket as `rank`;
+//  - a condition on an indexed path (declared or automatic: sqlite_index_catalog.hpp) whose
+//    operand is a number, a string or (for equality and $in) a boolean becomes a lookup in
+//    `field_index`, the multikey index that holds, per document, every scalar that
+//    query::collect reaches there (array elements one by one), with its type bracket as `rank`;
 //  - `_key` equality or $in with strings reads the key column (unique index);
 //  - when either of those is present it drives the query (the scope index, which would walk all
 //    of the user's documents, is kept out of it).
