@@ -1,8 +1,10 @@
 // The host's own services, registered in the Registry like a plugin's, so a plugin's
 // call_service is one lookup whoever provides the name (docs/plugin-guide.md#host-services):
 //  - store.insert, store.find, store.count, store.update, store.upsert, store.change_state,
-//    store.restore, store.purge, store.collection_exists: the calling project's document store,
-//    in the calling plugin's own namespace of collections (store/store_service.hpp);
+//    store.restore, store.purge, store.collection_exists, and the admin side of indexes
+//    (store.indexes, store.add_index, store.drop_index, store.explain): the calling project's
+//    document store, in the calling plugin's own namespace of collections
+//    (store/store_service.hpp);
 //  - mail.send: a mail through the host's Mailer (mail/mail_service.hpp);
 //  - projects.list: {"projects": [<id>, ...]}, every project whose store is open.
 // Thread-safety: the services are safe from any thread, as the parts of `context` they use are.

@@ -23,6 +23,26 @@ Result<store::FindAnswer> ProjectStore::find_documents(std::string_view ns,
   return store::decode_find_documents(*text);
 }
 
+namespace {
+
+Status unsupported() {
+  return Status::validation("this store does not manage indexes or explain queries yet",
+                            {{"reason", "unsupported"}});
+}
+
+}  // namespace
+
+Result<json> ProjectStore::indexes(std::string_view, std::string_view) { return unsupported(); }
+Result<json> ProjectStore::add_index(std::string_view, std::string_view, const query::FieldPath&) {
+  return unsupported();
+}
+Status ProjectStore::drop_index(std::string_view, std::string_view, std::string_view) {
+  return unsupported();
+}
+Result<json> ProjectStore::explain(std::string_view, const store::FindRequest&, bool) {
+  return unsupported();
+}
+
 std::string find_answer_text(const std::vector<json>& documents, int64_t total) {
   std::vector<std::string> texts;
   texts.reserve(documents.size());

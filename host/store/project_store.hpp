@@ -70,6 +70,20 @@ class ProjectStore {
   // Whether the store responds now (for /readyz).
   virtual Status ping() = 0;
 
+  // The admin side of indexes (docs/api.md#indexes-and-query-plans). indexes() answers
+  // {"indexes": [...], "noticed": [...]}: the indexes of a collection and the fields queries
+  // were noticed reading many documents for. add_index answers the index as listed; explain
+  // answers how the store reads a find (or, with `count`, the count of its match):
+  // {"plan", "index", "rows_read", "matched", "time_ms"}. A store that does not offer them
+  // answers VALIDATION_ERROR with details.reason "unsupported" (these defaults).
+  virtual Result<nlohmann::json> indexes(std::string_view ns, std::string_view collection);
+  virtual Result<nlohmann::json> add_index(std::string_view ns, std::string_view collection,
+                                           const query::FieldPath& path);
+  virtual Status drop_index(std::string_view ns, std::string_view collection,
+                            std::string_view path);
+  virtual Result<nlohmann::json> explain(std::string_view ns, const store::FindRequest& request,
+                                         bool count);
+
   // Conveniences for host code and tests that hold documents as trees. They go through the
   // methods above, so they take the same path as a plugin's call: insert prints each document
   // and decodes the request as the store service does; find_documents parses find's text.

@@ -54,6 +54,28 @@ Result<json> serve_write(const json& input, const StoreEventSink* sink, Decode&&
   return shape(*answer);
 }
 
+// store.indexes {"collection"}, store.add_index and store.drop_index {"collection", "field"}.
+Result<json> run_index_request(ProjectStore& store, std::string_view ns, std::string_view verb,
+                               const json& input) {
+  const auto collection = input.find("collection");
+  if (collection == input.end() || !collection->is_string()) {
+    return Status::validation("store request: 'collection' must be a string");
+  }
+  const std::string& name = collection->get_ref<const std::string&>();
+  if (verb == "indexes") return store.indexes(ns, name);
+  const auto field = input.find("field");
+  if (field == input.end() || !field->is_string()) {
+    return Status::validation("store request: 'field' must be a string");
+  }
+  if (verb == "drop_index") {
+    if (Status s = store.drop_index(ns, name, field->get_ref<const std::string&>()); !s) return s;
+    return json{{"dropped", true}};
+  }
+  auto path = query::parse_path(field->get_ref<const std::string&>(), store::wire_parse_options());
+  if (!path) return path.status();
+  return store.add_index(ns, name, *path);
+}
+
 // A request of every verb but insert and find, which take their own paths.
 Result<json> run_request(ProjectStore& store, std::string_view ns, std::string_view verb,
                          const json& input, const StoreEventSink* sink) {
@@ -107,6 +129,15 @@ Result<json> run_request(ProjectStore& store, std::string_view ns, std::string_v
     auto exists = store.collection_exists(ns, it->get<std::string>());
     if (!exists) return exists.status();
     return json{{"exists", *exists}};
+  }
+  if (verb == "indexes" || verb == "add_index" || verb == "drop_index") {
+    return run_index_request(store, ns, verb, input);
+  }
+  if (verb == "explain") {
+    auto request = store::decode_find(input);
+    if (!request) return request.status();
+    const auto count = input.find("count");
+    return store.explain(ns, *request, count != input.end() && count->is_boolean() && *count);
   }
   return Status::internal("the host has no service 'store." + std::string(verb) + "'");
 }

@@ -8,6 +8,7 @@
 #include "lookup.hpp"
 #include "opbase/collection_name.hpp"
 #include "pagination.hpp"
+#include "request_fields.hpp"
 #include "statement.hpp"
 #include "update_fields.hpp"
 
@@ -20,38 +21,6 @@ using nlohmann::json;
 constexpr int64_t kPurgeIntervalMs = 60'000;
 // Far beyond any collection, and small enough that the pagination arithmetic cannot overflow.
 constexpr int64_t kMaxOffset = int64_t{1} << 53;
-
-Status missing(std::string_view field, std::string_view what) {
-  std::string message = "'";
-  message.append(field).append("' is required and must be ").append(what);
-  return Status::validation(std::move(message), {{"field", field}});
-}
-
-Result<std::string> collection_of(const json& body) {
-  const auto it = body.find("collection");
-  if (it == body.end() || !it->is_string()) return missing("collection", "a string");
-  std::string name = it->get<std::string>();
-  if (Status s = check_collection_name(name); !s) return s;
-  return name;
-}
-
-// A match-syntax field of the body: required ones must be objects; optional ones may be absent.
-Result<query::Match> match_field(const json& body, std::string_view field, bool required,
-                                 const query::ParseOptions& options) {
-  const auto it = body.find(field);
-  if (it == body.end() || (it->is_null() && !required)) {
-    if (required) return missing(field, "an object");
-    return query::Match{};
-  }
-  if (!it->is_object()) return missing(field, "an object");
-  auto match = query::parse_match(*it, options);
-  if (!match) {
-    json details = match.status().details().is_object() ? match.status().details() : json::object();
-    details["field"] = field;
-    return Status::validation(match.status().message(), std::move(details));
-  }
-  return match;
-}
 
 store::Scope scope_of(const Request& request) {
   return store::Scope::user(std::string(request.user_id));
@@ -137,14 +106,7 @@ Result<Reply> CollectionOps::find(const Request& request) {
   if (!match) return match.status();
   auto filter = match_field(body, "filter", false, user_query_);
   if (!filter) return filter.status();
-  const auto sort_it = body.find("sort");
-  if (sort_it != body.end() && !sort_it->is_null() && !sort_it->is_string()) {
-    return Status::validation("sort must be a string such as \"price desc, name asc\"",
-                              {{"field", "sort"}});
-  }
-  const std::string sort_text =
-      sort_it != body.end() && sort_it->is_string() ? sort_it->get<std::string>() : "";
-  auto sort = query::parse_sort(sort_text, user_query_, "_created_at desc");
+  auto sort = sort_field(body, user_query_);
   if (!sort) return sort.status();
   auto paging = query::parse_paging(body, user_query_);
   if (!paging) return paging.status();

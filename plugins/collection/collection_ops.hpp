@@ -32,6 +32,9 @@ class CollectionOps {
   Result<Reply> archive(const Request& request);
   Result<Reply> restore(const Request& request);
 
+  // How users' queries are parsed: the base properties addressable, limits at limit_cap.
+  const query::ParseOptions& user_query() const { return user_query_; }
+
  private:
   Result<Reply> insert_documents(const Request& request, const std::string& collection,
                                  const nlohmann::json& data);

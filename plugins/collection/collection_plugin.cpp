@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "collection_ops.hpp"
+#include "index_ops.hpp"
 #include "opbase/sdk.hpp"
 
 namespace {
@@ -13,6 +14,7 @@ using opbase::Request;
 using opbase::Result;
 using opbase::Status;
 using opbase::collection::CollectionOps;
+using opbase::collection::IndexOps;
 
 class CollectionPlugin final : public opbase::Plugin {
  public:
@@ -39,11 +41,25 @@ class CollectionPlugin final : public opbase::Plugin {
     // op decides.
     r.op("collection.insert", Access::kUserOptional,
          [this](const Request& req) { return ops_->insert(req); });
+    // Indexes and query plans are the administrators' (docs/api.md#indexes-and-query-plans).
+    index_ops_ = std::make_unique<IndexOps>(host(), ops_->user_query());
+    using IndexHandler = Result<Reply> (IndexOps::*)(const Request&);
+    const std::pair<const char*, IndexHandler> admin_ops[] = {
+        {"collection.index.list", &IndexOps::list},
+        {"collection.index.add", &IndexOps::add},
+        {"collection.index.drop", &IndexOps::drop},
+        {"collection.explain", &IndexOps::explain},
+    };
+    for (const auto& [name, handler] : admin_ops) {
+      r.op(name, Access::kAdmin,
+           [this, handler = handler](const Request& req) { return ((*index_ops_).*handler)(req); });
+    }
     return r.status();
   }
 
  private:
   std::unique_ptr<CollectionOps> ops_;
+  std::unique_ptr<IndexOps> index_ops_;
 };
 
 }  // namespace

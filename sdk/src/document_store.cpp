@@ -125,4 +125,28 @@ Result<bool> DocumentStore::collection_exists(std::string_view project,
   return it->get<bool>();
 }
 
+Result<json> DocumentStore::indexes(std::string_view project, std::string_view collection) const {
+  return host_.call_service("store.indexes", project, json{{"collection", collection}});
+}
+
+Result<json> DocumentStore::add_index(std::string_view project, std::string_view collection,
+                                      std::string_view field) const {
+  return host_.call_service("store.add_index", project,
+                            json{{"collection", collection}, {"field", field}});
+}
+
+Status DocumentStore::drop_index(std::string_view project, std::string_view collection,
+                                 std::string_view field) const {
+  return host_
+      .call_service("store.drop_index", project, json{{"collection", collection}, {"field", field}})
+      .status();
+}
+
+Result<json> DocumentStore::explain(std::string_view project, const store::FindRequest& request,
+                                    bool count) const {
+  json input = store::encode(request);
+  input["count"] = count;
+  return host_.call_service("store.explain", project, input);
+}
+
 }  // namespace opbase

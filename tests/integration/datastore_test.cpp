@@ -25,10 +25,13 @@ struct Answer {
   }
 };
 
+const std::string kAdminKey = "sak_datastore_test_0123456789abcdef0123";  // server.admin_key
+
 DaemonOptions datastore_options() {
   DaemonOptions options;
   options.plugins = {"collection", "auth", "probe"};
   options.config = {{"auth.rate.signup_per_address", "off"},
+                    {"server.admin_key", kAdminKey},
                     {"datastore.indexes", "indexed.category, indexed.n"},
                     {"datastore.anonymous_insert", " guestbook , drop_box"},
                     {"datastore.max_batch", "50"},
@@ -817,6 +820,123 @@ TEST(DatastoreRetention, RestoreAfterThePurgeAnswersFalse) {
                        alice)
                 .json()["data"]["count"],
             0);
+}
+
+// ---- indexes and query plans (docs/api.md#indexes-and-query-plans) ----
+
+Answer admin(const json& body, DaemonProcess* daemon) {
+  HttpResponse r = daemon->call(body, {{"X-Admin-Key", kAdminKey}});
+  return {r.status, r.json()};
+}
+
+// The index of `field` in a collection.index.list answer, or null.
+json listed(const Answer& list, const std::string& field) {
+  for (const json& index : list.data()["indexes"]) {
+    if (index["field"] == field) return index;
+  }
+  return nullptr;
+}
+
+// Lists until the index of `field` is ready (bounded), and answers the last list.
+Answer when_ready(const std::string& collection, const std::string& field, DaemonProcess* daemon) {
+  Answer list;
+  for (int i = 0; i < 200; ++i) {
+    list = admin({{"op", "collection.index.list"}, {"collection", collection}}, daemon);
+    const json index = listed(list, field);
+    if (index.is_object() && index["state"] == "ready") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return list;
+}
+
+TEST_F(Datastore, AdministratorsListAddAndDropIndexesAndExplainQueries) {
+  const std::string c = fresh("ix");
+  for (int first = 0; first < 1200; first += 50) {
+    json batch = json::array();
+    for (int i = first; i < first + 50; ++i) batch.push_back({{"n", i}, {"g", i % 10}});
+    insert("alice", c, batch);
+  }
+  const json count_n = {{"op", "collection.explain"},
+                        {"collection", c},
+                        {"match", {{"n:$gt", 600}}},
+                        {"count", true},
+                        {"user", key_of("alice")}};
+  Answer plan = admin(count_n, daemon_);
+  ASSERT_EQ(plan.status, 200) << plan.body.dump();
+  EXPECT_EQ(plan.data()["plan"], "scan");
+  EXPECT_TRUE(plan.data()["index"].is_null());
+  EXPECT_EQ(plan.data()["rows_read"], 1200);
+  EXPECT_EQ(plan.data()["matched"], 599);
+  EXPECT_TRUE(plan.data()["time_ms"].is_number());
+
+  // Users may not; the db.* alias reaches the same op.
+  EXPECT_EQ(as("alice", {{"op", "collection.index.list"}, {"collection", c}}).code(), "FORBIDDEN");
+  Answer noticed = admin({{"op", "db.index.list"}, {"collection", c}}, daemon_);
+  ASSERT_EQ(noticed.status, 200) << noticed.body.dump();
+  EXPECT_EQ(noticed.data()["indexes"], json::array());
+  ASSERT_EQ(noticed.data()["noticed"].size(), 1u) << noticed.body.dump();
+  EXPECT_EQ(noticed.data()["noticed"][0]["field"], "n");
+  EXPECT_EQ(noticed.data()["noticed"][0]["costly_queries"], 1);
+  EXPECT_EQ(noticed.data()["noticed"][0]["rows_read"], 1200);
+
+  Answer added =
+      admin({{"op", "collection.index.add"}, {"collection", c}, {"field", "n"}}, daemon_);
+  ASSERT_EQ(added.status, 200) << added.body.dump();
+  EXPECT_EQ(added.data()["field"], "n");
+  EXPECT_EQ(added.data()["origin"], "admin");
+  const json index = listed(when_ready(c, "n", daemon_), "n");
+  ASSERT_TRUE(index.is_object());
+  EXPECT_EQ(index["state"], "ready");
+  EXPECT_EQ(index["multikey"], false);
+
+  plan = admin(count_n, daemon_);
+  EXPECT_EQ(plan.data()["plan"], "index_count") << plan.body.dump();
+  EXPECT_EQ(plan.data()["index"], "n");
+  EXPECT_EQ(plan.data()["rows_read"], 0);
+  EXPECT_EQ(plan.data()["matched"], 599);
+  plan = admin({{"op", "collection.explain"},
+                {"collection", c},
+                {"match", {{"n:$gte", 100}, {"n:$lt", 110}}},
+                {"sort", "n desc"},
+                {"limit", 5}},
+               daemon_);
+  EXPECT_EQ(plan.data()["plan"], "index_order") << plan.body.dump();
+  EXPECT_EQ(plan.data()["rows_read"], 5);
+  EXPECT_EQ(plan.data()["matched"], 10);
+  EXPECT_EQ(find_names("alice", c, {{"n:$gte", 100}, {"n:$lt", 110}}, {{"sort", "n desc"}}).size(),
+            10u);
+
+  // Three costly queries on g, and the store indexes it by itself.
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(as("alice", {{"op", "collection.count"}, {"collection", c}, {"match", {{"g", 3}}}})
+                  .data()["count"],
+              120);
+  }
+  const json automatic = listed(when_ready(c, "g", daemon_), "g");
+  ASSERT_TRUE(automatic.is_object());
+  EXPECT_EQ(automatic["origin"], "auto");
+
+  Answer dropped =
+      admin({{"op", "collection.index.drop"}, {"collection", c}, {"field", "n"}}, daemon_);
+  EXPECT_EQ(dropped.data(), (json{{"dropped", true}})) << dropped.body.dump();
+  EXPECT_TRUE(
+      listed(admin({{"op", "collection.index.list"}, {"collection", c}}, daemon_), "n").is_null());
+  EXPECT_EQ(
+      admin({{"op", "collection.index.drop"}, {"collection", c}, {"field", "n"}}, daemon_).code(),
+      "VALIDATION_ERROR");
+  EXPECT_EQ(admin(count_n, daemon_).data()["matched"], 599);
+
+  // A declared index is the configuration's to drop; a bad field is refused.
+  Answer declared = admin({{"op", "collection.index.list"}, {"collection", "indexed"}}, daemon_);
+  EXPECT_EQ(listed(declared, "category")["origin"], "declared") << declared.body.dump();
+  EXPECT_EQ(
+      admin({{"op", "collection.index.drop"}, {"collection", "indexed"}, {"field", "category"}},
+            daemon_)
+          .code(),
+      "VALIDATION_ERROR");
+  Answer bad = admin({{"op", "collection.index.add"}, {"collection", c}, {"field", 7}}, daemon_);
+  EXPECT_EQ(bad.code(), "VALIDATION_ERROR");
+  EXPECT_EQ(bad.body["error"]["details"]["field"], "field");
 }
 
 }  // namespace

@@ -175,11 +175,11 @@ TEST_F(AutoIndexTest, AFieldQueriedAtCostGetsAnIndexThatGivesTheSameAnswers) {
   const auto first = keys(*store, R"({"g": 3})");
   keys(*store, R"({"g": 3})");
   store->wait_for_builds(kBuildWait);
-  EXPECT_EQ(index_on(store->indexes(), "g"), nullptr);
+  EXPECT_EQ(index_on(store->index_snapshot(), "g"), nullptr);
 
   EXPECT_EQ(keys(*store, R"({"g": 3})"), first);
   store->wait_for_builds(kBuildWait);
-  const auto snapshot = store->indexes();
+  const auto snapshot = store->index_snapshot();
   const FieldIndex* index = index_on(snapshot, "g");
   ASSERT_NE(index, nullptr);
   EXPECT_EQ(index->origin, IndexOrigin::kAuto);
@@ -195,14 +195,14 @@ TEST_F(AutoIndexTest, CheapQueriesAndDisabledPoliciesAddNoIndex) {
   insert(*small, documents(0, 900));  // every query reads fewer than costly_rows documents
   for (int i = 0; i < 10; ++i) keys(*small, R"({"g": 3})", "", Scope::everyone());
   small->wait_for_builds(kBuildWait);
-  EXPECT_TRUE(small->indexes()->empty());
+  EXPECT_TRUE(small->index_snapshot()->empty());
 
   auto off = open_store(path("off.db"), no_auto_indexes());
   ASSERT_TRUE(off);
   insert(*off, documents(0, 3000));
   for (int i = 0; i < 10; ++i) keys(*off, R"({"g": 3})");
   off->wait_for_builds(kBuildWait);
-  EXPECT_TRUE(off->indexes()->empty());
+  EXPECT_TRUE(off->index_snapshot()->empty());
 }
 
 TEST_F(AutoIndexTest, TheProjectCapLimitsAutomaticIndexesButNotAdministrators) {
@@ -215,13 +215,13 @@ TEST_F(AutoIndexTest, TheProjectCapLimitsAutomaticIndexesButNotAdministrators) {
   store->wait_for_builds(kBuildWait);
   for (int i = 0; i < 3; ++i) count(*store, R"({"g:$gt": 5})");
   store->wait_for_builds(kBuildWait);
-  auto snapshot = store->indexes();
+  auto snapshot = store->index_snapshot();
   EXPECT_NE(index_on(snapshot, "n"), nullptr);
   EXPECT_EQ(index_on(snapshot, "g"), nullptr);
 
   ASSERT_TRUE(store->add_index(kNs, "items", *query::parse_path("g"), IndexOrigin::kAdmin));
   store->wait_for_builds(kBuildWait);
-  snapshot = store->indexes();
+  snapshot = store->index_snapshot();
   ASSERT_NE(index_on(snapshot, "g"), nullptr);
   EXPECT_EQ(index_on(snapshot, "g")->origin, IndexOrigin::kAdmin);
   EXPECT_TRUE(index_on(snapshot, "g")->ready);
@@ -235,24 +235,24 @@ TEST_F(AutoIndexTest, AnUnusedAutomaticIndexIsDroppedAndAnswersStayTheSame) {
   auto& plain = plain_;
   for (int i = 0; i < 3; ++i) count(*store, R"({"n:$gt": 1500})");
   store->wait_for_builds(kBuildWait);
-  ASSERT_NE(index_on(store->indexes(), "n"), nullptr);
+  ASSERT_NE(index_on(store->index_snapshot(), "n"), nullptr);
 
   // The index thread looks once a second; unused for a second, the index goes.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (index_on(store->indexes(), "n") != nullptr &&
+  while (index_on(store->index_snapshot(), "n") != nullptr &&
          std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  EXPECT_EQ(index_on(store->indexes(), "n"), nullptr);
+  EXPECT_EQ(index_on(store->index_snapshot(), "n"), nullptr);
   EXPECT_EQ(count(*store, R"({"n:$gt": 1500})"), count(*plain, R"({"n:$gt": 1500})"));
 
   // An administrator's index is not the policy's to drop; a declared one is not theirs.
   ASSERT_TRUE(store->add_index(kNs, "items", *query::parse_path("g"), IndexOrigin::kAdmin));
   store->wait_for_builds(kBuildWait);
   std::this_thread::sleep_for(std::chrono::milliseconds(2500));
-  ASSERT_NE(index_on(store->indexes(), "g"), nullptr);
+  ASSERT_NE(index_on(store->index_snapshot(), "g"), nullptr);
   EXPECT_TRUE(store->drop_index(kNs, "items", "g"));
-  EXPECT_EQ(index_on(store->indexes(), "g"), nullptr);
+  EXPECT_EQ(index_on(store->index_snapshot(), "g"), nullptr);
   EXPECT_FALSE(store->drop_index(kNs, "items", "g"));
   expect_same_answers(*store, *plain);
 }
@@ -287,7 +287,7 @@ TEST_F(AutoIndexTest, WritesDuringABuildAreInTheIndex) {
   store->wait_for_builds(kBuildWait);
   building = false;
   writer.join();
-  const auto snapshot = store->indexes();
+  const auto snapshot = store->index_snapshot();
   ASSERT_NE(index_on(snapshot, "g"), nullptr);
   EXPECT_TRUE(index_on(snapshot, "g")->ready);
   EXPECT_FALSE(index_on(snapshot, "n")->multikey->load());
@@ -310,12 +310,12 @@ TEST_F(AutoIndexTest, IndexesSurviveARestartAndAnUnfinishedBuildResumes) {
   }
   auto store = open_store(path("restart.db"), no_auto_indexes());
   ASSERT_TRUE(store);
-  const auto reopened = store->indexes();
+  const auto reopened = store->index_snapshot();
   ASSERT_NE(index_on(reopened, "n"), nullptr);
   EXPECT_TRUE(index_on(reopened, "n")->ready);
   ASSERT_NE(index_on(reopened, "g"), nullptr);
   store->wait_for_builds(kBuildWait);
-  EXPECT_TRUE(index_on(store->indexes(), "g")->ready);
+  EXPECT_TRUE(index_on(store->index_snapshot(), "g")->ready);
   expect_same_answers(*store, *plain);
 }
 

@@ -246,6 +246,48 @@ void SqliteProjectStore::note_query(std::string_view ns, std::string_view collec
   }
 }
 
+// ---- The admin side ----------------------------------------------------------------------------
+
+namespace {
+
+json index_json(const FieldIndex& index) {
+  return {{"field", index.path.text},
+          {"origin", origin_name(index.origin)},
+          {"state", index.dropping ? "dropping"
+                    : index.ready  ? "ready"
+                                   : "building"},
+          {"multikey", index.multikey->load()},
+          {"created_ms", index.created_ms},
+          {"last_used_ms", index.last_used_ms->load()}};
+}
+
+}  // namespace
+
+Result<json> SqliteProjectStore::indexes(std::string_view ns, std::string_view collection) {
+  json listed = json::array();
+  const auto snapshot = catalog_.snapshot();
+  for (const FieldIndex& index : *snapshot) {
+    if (index.ns == ns && index.collection == collection) listed.push_back(index_json(index));
+  }
+  json noticed = json::array();
+  for (const auto& [path, cost] : advisor_.costs(ns, collection)) {
+    noticed.push_back({{"field", path},
+                       {"costly_queries", cost.costly_queries},
+                       {"rows_read", cost.rows_read},
+                       {"time_ms", static_cast<double>(cost.elapsed_us) / 1000.0}});
+  }
+  return json{{"indexes", std::move(listed)}, {"noticed", std::move(noticed)}};
+}
+
+Result<json> SqliteProjectStore::add_index(std::string_view ns, std::string_view collection,
+                                           const query::FieldPath& path) {
+  if (Status s = add_index(ns, collection, path, IndexOrigin::kAdmin); !s) return s;
+  const auto snapshot = catalog_.snapshot();
+  const FieldIndex* index = IndexCatalog::find(snapshot, ns, collection, path.text);
+  if (index == nullptr) return Status::internal("sqlite: an index just added is not listed");
+  return index_json(*index);
+}
+
 // ---- The background thread ---------------------------------------------------------------------
 
 void SqliteProjectStore::request_index(std::string_view ns, std::string_view collection,

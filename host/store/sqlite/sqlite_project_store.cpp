@@ -472,6 +472,23 @@ Result<std::pair<std::vector<std::string>, int64_t>> index_only_page(Connection&
 // came), so they are copied as they are.
 Result<std::string> SqliteProjectStore::find(std::string_view ns,
                                              const store::FindRequest& request) {
+  QueryReport report;
+  return find_reported(ns, request, &report);
+}
+
+namespace {
+
+std::string joined(const std::vector<std::string>& paths) {
+  std::string out;
+  for (const std::string& path : paths) out += (out.empty() ? "" : ",") + path;
+  return out;
+}
+
+}  // namespace
+
+Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
+                                                      const store::FindRequest& request,
+                                                      QueryReport* report) {
   const auto started = std::chrono::steady_clock::now();
   const Target target{ns, request.collection, &request.scope, request.state};
   const auto snapshot = catalog_.snapshot();  // held for the read: see IndexCatalog
@@ -492,6 +509,7 @@ Result<std::string> SqliteProjectStore::find(std::string_view ns,
       texts = std::move(page->first);
       total = page->second;
       rows_read = static_cast<int64_t>(texts.size());
+      *report = {"index_only", request.match.front().path.text, rows_read, total};
       return store::encode_find_answer(texts, request.with_total ? total : -1);
     }
     std::optional<ScanAnswer> scanned;
@@ -500,7 +518,11 @@ Result<std::string> SqliteProjectStore::find(std::string_view ns,
           scan_index_order(db, *in_order, request.limit, request.offset, request.with_total);
       if (!ordered) return ordered.status();
       // Read after the first statement, as count_by_index does: still off, the order holds.
-      if (!order_index->multikey->load()) scanned = std::move(*ordered);
+      if (!order_index->multikey->load()) {
+        scanned = std::move(*ordered);
+        report->plan = "index_order";
+        report->index = in_order->path;
+      }
     }
     if (!scanned) {
       auto scan_answer =
@@ -514,9 +536,13 @@ Result<std::string> SqliteProjectStore::find(std::string_view ns,
         if (!scan_answer) return scan_answer.status();
       }
       scanned = std::move(*scan_answer);
+      report->plan = filter.index_paths.empty() ? "scan" : "index_lookup";
+      report->index = joined(filter.index_paths);
     }
     for (Row& row : scanned->page) texts.push_back(std::move(row.doc));
     rows_read = scanned->rows_read;
+    report->rows_read = rows_read;
+    report->matched = scanned->matched;
     return store::encode_find_answer(texts, request.with_total ? scanned->matched : -1);
   });
   if (answer) note_query(ns, request.collection, filter, request.sort, rows_read, started);
@@ -548,6 +574,13 @@ Result<std::optional<int64_t>> count_by_index(Connection& db, const IndexCount& 
 }  // namespace
 
 Result<int64_t> SqliteProjectStore::count(std::string_view ns, const store::CountRequest& request) {
+  QueryReport report;
+  return count_reported(ns, request, &report);
+}
+
+Result<int64_t> SqliteProjectStore::count_reported(std::string_view ns,
+                                                   const store::CountRequest& request,
+                                                   QueryReport* report) {
   const auto started = std::chrono::steady_clock::now();
   const Target target{ns, request.collection, &request.scope, request.state};
   const auto snapshot = catalog_.snapshot();  // held for the read: see IndexCatalog
@@ -561,13 +594,24 @@ Result<int64_t> SqliteProjectStore::count(std::string_view ns, const store::Coun
       const FieldIndex* index = IndexCatalog::find(snapshot, ns, request.collection, plan->path);
       auto counted = count_by_index(db, *plan, *index);
       if (!counted) return counted.status();
-      if (*counted) return **counted;
+      if (*counted) {
+        *report = {"index_count", plan->path, 0, **counted};
+        return **counted;
+      }
     }
     const auto count_matches = [&](const SqlFilter& f) -> Result<int64_t> {
-      if (f.rest.empty()) return count_rows(db, f);
+      *report = {f.index_paths.empty() ? "scan" : "index_lookup", joined(f.index_paths), 0, 0};
+      if (f.rest.empty()) {
+        report->plan = f.index_paths.empty() ? "scope_count" : "index_lookup_count";
+        auto counted = count_rows(db, f);
+        if (counted) report->matched = *counted;
+        return counted;
+      }
       auto scanned = scan(db, {&f, {}, "", 0, 0, true});
       if (!scanned) return scanned.status();
       rows_read = scanned->rows_read;
+      report->rows_read = rows_read;
+      report->matched = scanned->matched;
       return scanned->matched;
     };
     auto counted = count_matches(filter);
@@ -577,6 +621,30 @@ Result<int64_t> SqliteProjectStore::count(std::string_view ns, const store::Coun
   });
   if (answer) note_query(ns, request.collection, filter, {}, rows_read, started);
   return answer;
+}
+
+Result<json> SqliteProjectStore::explain(std::string_view ns, const store::FindRequest& request,
+                                         bool count) {
+  const auto started = std::chrono::steady_clock::now();
+  QueryReport report;
+  Status status;
+  if (count) {
+    status = count_reported(ns, {request.collection, request.scope, request.state, request.match},
+                            &report)
+                 .status();
+  } else {
+    store::FindRequest counted = request;
+    counted.with_total = true;  // so `matched` is every match, not those seen for the page
+    status = find_reported(ns, counted, &report).status();
+  }
+  if (!status) return status;
+  const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
+      std::chrono::steady_clock::now() - started);
+  return json{{"plan", report.plan},
+              {"index", report.index.empty() ? json() : json(report.index)},
+              {"rows_read", report.rows_read},
+              {"matched", report.matched},
+              {"time_ms", static_cast<double>(elapsed.count()) / 1000.0}};
 }
 
 Result<bool> SqliteProjectStore::collection_exists(std::string_view ns,

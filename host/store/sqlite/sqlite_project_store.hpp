@@ -67,16 +67,24 @@ class SqliteProjectStore : public ProjectStore {
   Result<bool> collection_exists(std::string_view ns, std::string_view collection) override;
   Status ping() override;
 
+  Result<nlohmann::json> indexes(std::string_view ns, std::string_view collection) override;
+  // An administrator's index (IndexOrigin::kAdmin).
+  Result<nlohmann::json> add_index(std::string_view ns, std::string_view collection,
+                                   const query::FieldPath& path) override;
+  // Drops the index of a path: queries stop using it at once, its rows go after the reads that
+  // used it end. VALIDATION_ERROR when there is none, or when it is declared (the
+  // configuration would build it again at the next start).
+  Status drop_index(std::string_view ns, std::string_view collection,
+                    std::string_view path) override;
+  Result<nlohmann::json> explain(std::string_view ns, const store::FindRequest& request,
+                                 bool count) override;
+
   // The field indexes, as queries see them now.
-  IndexCatalog::Snapshot indexes() const { return catalog_.snapshot(); }
+  IndexCatalog::Snapshot index_snapshot() const { return catalog_.snapshot(); }
   // Adds an index on a path of a collection and builds it in the background; ok and nothing
   // done when there is one.
   Status add_index(std::string_view ns, std::string_view collection, const query::FieldPath& path,
                    IndexOrigin origin);
-  // Drops the index of a path: queries stop using it at once, its rows go after the reads that
-  // used it end. VALIDATION_ERROR when there is none, or when it is declared (the
-  // configuration would build it again at the next start).
-  Status drop_index(std::string_view ns, std::string_view collection, std::string_view path);
   // Waits until no index is building (for tests and for the shutdown of tools); bounded.
   void wait_for_builds(std::chrono::milliseconds at_most);
 
@@ -90,6 +98,17 @@ class SqliteProjectStore : public ProjectStore {
   template <typename F>
   auto read(F&& body) -> decltype(body(std::declval<Connection&>()));
 
+  // How a read was answered, for explain.
+  struct QueryReport {
+    std::string plan;   // scan, index_lookup, index_only, index_order, index_count, ...
+    std::string index;  // the indexed paths it read, comma-separated
+    int64_t rows_read = 0;
+    int64_t matched = 0;
+  };
+  Result<std::string> find_reported(std::string_view ns, const store::FindRequest& request,
+                                    QueryReport* report);
+  Result<int64_t> count_reported(std::string_view ns, const store::CountRequest& request,
+                                 QueryReport* report);
   // The paths of the ready indexes of a collection in `snapshot`.
   static std::vector<std::string> usable_paths(const IndexCatalog::Snapshot& snapshot,
                                                std::string_view ns, std::string_view collection);

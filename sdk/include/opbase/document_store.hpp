@@ -40,6 +40,19 @@ class DocumentStore {
   // Whether anything was ever inserted into the collection (it exists from then on).
   Result<bool> collection_exists(std::string_view project, std::string_view collection) const;
 
+  // The admin side of indexes (docs/plugin-guide.md#indexes-and-query-plans), each the host's
+  // answer as it came: the indexes of a collection and the fields noticed without one; adding
+  // an index (the index as listed) and dropping one; how the store reads a find, or with
+  // `count` the count of its match. A store that offers none of them answers VALIDATION_ERROR
+  // with details.reason "unsupported".
+  Result<nlohmann::json> indexes(std::string_view project, std::string_view collection) const;
+  Result<nlohmann::json> add_index(std::string_view project, std::string_view collection,
+                                   std::string_view field) const;
+  Status drop_index(std::string_view project, std::string_view collection,
+                    std::string_view field) const;
+  Result<nlohmann::json> explain(std::string_view project, const store::FindRequest& request,
+                                 bool count) const;
+
  private:
   const Host& host_;
 };

@@ -1,0 +1,30 @@
+// The admin ops of the datastore's indexes and query plans (docs/api.md#indexes-and-query-plans):
+// collection.index.list, collection.index.add, collection.index.drop and collection.explain.
+// The store keeps the indexes (declared, automatic, an administrator's); these ops only show
+// them, add or drop an administrator's, and say how a query is read.
+// Thread-safety: stateless beyond construction; handlers may run concurrently.
+#pragma once
+
+#include "opbase/document_store.hpp"
+#include "opbase/host.hpp"
+#include "opbase/op.hpp"
+#include "opbase/query.hpp"
+
+namespace opbase::collection {
+
+class IndexOps {
+ public:
+  // `user_query`: the parse options of users' queries, so explain reads a query as find does.
+  IndexOps(const Host& host, query::ParseOptions user_query);
+
+  Result<Reply> list(const Request& request);
+  Result<Reply> add(const Request& request);
+  Result<Reply> drop(const Request& request);
+  Result<Reply> explain(const Request& request);
+
+ private:
+  DocumentStore store_;
+  query::ParseOptions user_query_;
+};
+
+}  // namespace opbase::collection
