@@ -51,7 +51,7 @@ const std::vector<ConfigDefault>& config_defaults() {
        "(e.g. items.category, orders.customer.id); changing the list re-indexes at start"},
       {"datastore.auto_indexes", "true",
        "index by itself the fields queries keep reading many documents for, and drop those "
-       "indexes once unused (sqlite store)"},
+       "indexes once unused (sqlite and mongodb stores)"},
       {"datastore.auto_indexes.after_queries", "3",
        "costly queries on a field before it gets an automatic index (1-1000000)"},
       {"datastore.auto_indexes.costly_rows", "1000",

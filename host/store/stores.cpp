@@ -62,9 +62,10 @@ Result<std::unique_ptr<Stores>> Stores::from(const Config& config) {
                       sync == "full", std::move(*indexes), *auto_indexes}));
   }
   if (driver == "mongodb") {
-    return std::make_unique<Stores>(std::make_unique<MongoDriver>(MongoOptions{
-        config.get_or("storage.mongodb.uri"),
-        config.get_or("storage.mongodb.database_prefix", "opbase_"), std::move(*indexes)}));
+    return std::make_unique<Stores>(std::make_unique<MongoDriver>(
+        MongoOptions{config.get_or("storage.mongodb.uri"),
+                     config.get_or("storage.mongodb.database_prefix", "opbase_"),
+                     std::move(*indexes), *auto_indexes}));
   }
   return Status::validation("storage.driver must be sqlite or mongodb, not '" + driver + "'");
 }

@@ -52,7 +52,7 @@ def hello_reply():
 
 def default_reply(name, doc):
     lower = name.lower()
-    if lower in ("find", "aggregate"):
+    if lower in ("find", "aggregate", "listindexes"):
         return {"cursor": {"firstBatch": []}, "ok": 1}
     if lower == "insert":
         return {"n": len(doc.get("documents", [])), "ok": 1}

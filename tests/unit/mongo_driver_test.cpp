@@ -15,6 +15,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -166,7 +167,7 @@ TEST(MongoRecord, IndexCommand) {
 }
 
 TEST(MongoDriverSetup, BadUriFailsWithoutThePassword) {
-  MongoDriver driver(MongoOptions{"mongodb://user:s3cret@:bad:port/", "t_", {}});
+  MongoDriver driver(MongoOptions{"mongodb://user:s3cret@:bad:port/", "t_", {}, {}});
   auto store = driver.open("p");
   ASSERT_FALSE(store.is_ok());
   EXPECT_EQ(store.status().code(), "INTERNAL_ERROR");
@@ -175,7 +176,8 @@ TEST(MongoDriverSetup, BadUriFailsWithoutThePassword) {
 }
 
 TEST(MongoDriverSetup, ProjectIdMustNameADatabase) {
-  MongoDriver driver(MongoOptions{"mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=100", "t_", {}});
+  MongoDriver driver(
+      MongoOptions{"mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=100", "t_", {}, {}});
   EXPECT_EQ(driver.open("a/b").status().code(), "VALIDATION_ERROR");
   EXPECT_EQ(driver.open("a.b").status().code(), "VALIDATION_ERROR");
   EXPECT_EQ(driver.open("").status().code(), "VALIDATION_ERROR");
@@ -235,10 +237,13 @@ ojson i32(int v) { return {{"$numberInt", std::to_string(v)}}; }
 // A driver opened on project "p1" of a scripted mongod; skips when the mock cannot start.
 class MongoWire : public ::testing::Test {
  protected:
-  void start(const json& replies, std::vector<IndexSpec> indexes = {}) {
+  // Automatic indexes are off unless a test gives a policy: they add commands of their own.
+  void start(const json& replies, std::vector<IndexSpec> indexes = {},
+             AutoIndexPolicy policy = AutoIndexPolicy{false}) {
     mock_ = std::make_unique<MockMongod>(replies);
     if (mock_->port() <= 0) GTEST_SKIP() << "the scripted mongod (python3-mockupdb) did not start";
-    driver_ = std::make_unique<MongoDriver>(MongoOptions{mock_->uri(), "t_", std::move(indexes)});
+    driver_ =
+        std::make_unique<MongoDriver>(MongoOptions{mock_->uri(), "t_", std::move(indexes), policy});
     auto opened = driver_->open("p1");
     ASSERT_TRUE(opened.is_ok()) << opened.status().to_string();
     store_ = *opened;
@@ -395,6 +400,55 @@ TEST_F(MongoWire, CountAggregatesWithTheFilter) {
             ojson::parse(R"({"ns": "collection", "collection": "items", "state": "deleted",
                             "owner": "u2", "doc.tags": "x"})")
                 .dump());
+}
+
+// The automatic index policy on MongoDB (docs/query.md#automatic-indexes): the scope's size
+// stands for the documents an unindexed query reads; at the third costly count on a field, an
+// index "auto_<field>" is created off the request thread; unused, it is dropped.
+TEST_F(MongoWire, CostlyQueriesCreateAnAutomaticIndexAndUnusedOnesAreDropped) {
+  AutoIndexPolicy policy;
+  policy.drop_unused_after_s = 2;
+  // listIndexes at open finds an automatic index of an earlier run; the scope holds 5,000.
+  start({{"listIndexes",
+          {cursor(json::array({{{"name", "_id_"}}, {{"name", "auto_old"}}, {{"name", "x"}}}))}},
+         {"aggregate", {count_reply(1), count_reply(5000), count_reply(1), count_reply(1)}}},
+        {{"collection", "items", path("price")}}, policy);
+  if (!store_) return;
+  const store::CountRequest on_g{"items", store::Scope::user("u2"), store::State::kActive,
+                                 match({{"g", 3}, {"price:$gt", 10}})};
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(store_->count("collection", on_g).is_ok());
+  // Three counts, and one count of the scope (kept for a minute); none for the declared price.
+  EXPECT_EQ(mock_->commands("aggregate").size(), 4u);
+  std::vector<ojson> created;
+  for (int i = 0; i < 100 && created.size() < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    created = mock_->commands("createIndexes");
+  }
+  ASSERT_EQ(created.size(), 2u);  // the declared ones at open, then the automatic one
+  const ojson& automatic = created.back()["indexes"].back();
+  EXPECT_EQ(automatic["name"], "auto_g");
+  EXPECT_EQ(automatic["key"].dump(),
+            ojson::parse(R"({"ns": {"$numberInt": "1"}, "collection": {"$numberInt": "1"},
+                            "owner": {"$numberInt": "1"}, "state": {"$numberInt": "1"},
+                            "doc.g": {"$numberInt": "1"}})")
+                .dump());
+
+  // Queries on g use the index now: no further scope count. Unused for 2 s, both automatic
+  // indexes go, the one found at open first.
+  ASSERT_TRUE(store_->count("collection", on_g).is_ok());
+  EXPECT_EQ(mock_->commands("aggregate").size(), 5u);
+  std::vector<ojson> dropped;
+  for (int i = 0; i < 200 && dropped.size() < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    dropped = mock_->commands("dropIndexes");
+  }
+  ASSERT_EQ(dropped.size(), 2u);
+  std::set<std::string> names;
+  for (const ojson& command : dropped) {
+    EXPECT_EQ(command["dropIndexes"], "documents");
+    names.insert(command["index"].get<std::string>());
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"auto_g", "auto_old"}));
 }
 
 TEST_F(MongoWire, UpdateFindsAppliesAndReplacesWholeDocuments) {
@@ -629,7 +683,7 @@ TEST(MongoServer, RoundTrip) {
   if (uri == nullptr || *uri == '\0') GTEST_SKIP() << "OPBASE_TEST_MONGODB_URI is not set";
   std::random_device random;
   const std::string prefix = "opbase_test_" + std::to_string(random() % 1000000) + "_";
-  MongoDriver driver(MongoOptions{uri, prefix, {{"collection", "items", path("price")}}});
+  MongoDriver driver(MongoOptions{uri, prefix, {{"collection", "items", path("price")}}, {}});
   auto opened = driver.open("p");
   ASSERT_TRUE(opened.is_ok()) << opened.status().to_string();
   auto store = *opened;

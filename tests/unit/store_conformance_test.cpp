@@ -75,7 +75,7 @@ std::shared_ptr<StoreDriver> make_driver(const std::string& name, const std::str
   }
   if (name == "mongodb") {
     return std::make_shared<opbase::host::MongoDriver>(
-        opbase::host::MongoOptions{mongo_uri(), mongo_prefix(), std::move(indexes)});
+        opbase::host::MongoOptions{mongo_uri(), mongo_prefix(), std::move(indexes), {}});
   }
   return nullptr;
 }

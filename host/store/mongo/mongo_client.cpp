@@ -326,6 +326,23 @@ Status Collection::database_command(const bson_t* command) {
   return ok ? Status::ok() : pool_.failure("command", error);
 }
 
+Result<std::vector<std::string>> Collection::index_names() {
+  mongoc_cursor_t* cursor = mongoc_collection_find_indexes_with_opts(collection_, nullptr);
+  std::vector<std::string> names;
+  const bson_t* index = nullptr;
+  while (mongoc_cursor_next(cursor, &index)) {
+    bson_iter_t iter;
+    if (bson_iter_init_find(&iter, index, "name") && BSON_ITER_HOLDS_UTF8(&iter)) {
+      names.emplace_back(bson_iter_utf8(&iter, nullptr));
+    }
+  }
+  bson_error_t error;
+  const bool failed = mongoc_cursor_error(cursor, &error);
+  mongoc_cursor_destroy(cursor);
+  if (failed) return pool_.failure("listIndexes", error);
+  return names;
+}
+
 Status Collection::ping() {
   BsonDoc command;
   BSON_APPEND_INT32(command.get(), "ping", 1);

@@ -71,8 +71,10 @@ class Collection {
   Status upsert_one(const bson_t* filter, const bson_t* update);
   Result<int64_t> delete_many(const bson_t* filter);  // the number deleted
 
-  // A command on the collection's database (createIndexes).
+  // A command on the collection's database (createIndexes, dropIndexes).
   Status database_command(const bson_t* command);
+  // The names of the collection's indexes (listIndexes).
+  Result<std::vector<std::string>> index_names();
   // {ping: 1} on admin.
   Status ping();
 

@@ -16,11 +16,13 @@
 #include "store/mongo/mongo_driver.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <map>
 #include <utility>
 
 #include "store/mongo/bson_query.hpp"
+#include "store/mongo/mongo_auto_indexes.hpp"
 #include "store/mongo/mongo_client.hpp"
 #include "store/mongo/record.hpp"
 
@@ -111,12 +113,17 @@ BsonDoc restore_update() {
 
 class MongoProjectStore : public ProjectStore {
  public:
-  MongoProjectStore(std::shared_ptr<mongo::ClientPool> pool, std::string database)
-      : pool_(std::move(pool)), database_(std::move(database)) {}
+  MongoProjectStore(std::shared_ptr<mongo::ClientPool> pool, std::string database,
+                    const AutoIndexPolicy& policy, const std::vector<IndexSpec>& declared)
+      : pool_(std::move(pool)),
+        database_(std::move(database)),
+        auto_indexes_(pool_, database_, policy, declared) {}
 
+  // The declared indexes (idempotent on the server), then the automatic ones' thread.
   Status create_indexes(const std::vector<IndexSpec>& indexes) {
     Collection documents = docs();
-    return documents.database_command(mongo::index_command(indexes).get());
+    if (Status s = documents.database_command(mongo::index_command(indexes).get()); !s) return s;
+    return auto_indexes_.start();
   }
 
   using ProjectStore::change_state;
@@ -137,6 +144,7 @@ class MongoProjectStore : public ProjectStore {
   }
 
   Result<std::string> find(std::string_view ns, const store::FindRequest& request) override {
+    const auto started = std::chrono::steady_clock::now();
     return guarded([&]() -> Result<std::string> {
       auto filter = mongo::selection_filter(ns, request.collection, request.scope, request.state,
                                             request.match);
@@ -156,16 +164,24 @@ class MongoProjectStore : public ProjectStore {
         if (!total) return total.status();
         answer.total = *total;
       }
+      auto_indexes_.note(ns, request.collection, request.scope, request.state, request.match,
+                         request.sort, started);
       return find_answer_text(answer.documents, answer.total);
     });
   }
 
   Result<int64_t> count(std::string_view ns, const store::CountRequest& request) override {
+    const auto started = std::chrono::steady_clock::now();
     return guarded([&]() -> Result<int64_t> {
       auto filter = mongo::selection_filter(ns, request.collection, request.scope, request.state,
                                             request.match);
       if (!filter) return filter.status();
-      return docs().count(filter->get());
+      auto counted = docs().count(filter->get());
+      if (counted) {
+        auto_indexes_.note(ns, request.collection, request.scope, request.state, request.match, {},
+                           started);
+      }
+      return counted;
     });
   }
 
@@ -494,6 +510,7 @@ class MongoProjectStore : public ProjectStore {
 
   std::shared_ptr<mongo::ClientPool> pool_;
   std::string database_;
+  mongo::AutoIndexer auto_indexes_;  // last: its thread stops before the rest goes
 };
 
 // MongoDB database names: no '/', '\\', '.', ' ', '"', '$' or NUL, and under 64 bytes.
@@ -525,7 +542,8 @@ Result<std::shared_ptr<ProjectStore>> MongoDriver::open(std::string_view project
       return Status::validation("the project id cannot name a MongoDB database",
                                 json{{"field", "project_id"}});
     }
-    auto store = std::make_shared<MongoProjectStore>(pool_, database);
+    auto store = std::make_shared<MongoProjectStore>(pool_, database, options_.auto_indexes,
+                                                     options_.indexes);
     if (Status s = store->create_indexes(options_.indexes); !s) return s;
     return std::shared_ptr<ProjectStore>(std::move(store));
   });

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "store/index_advisor.hpp"
 #include "store/project_store.hpp"
 
 namespace opbase::host {
@@ -19,6 +20,7 @@ struct MongoOptions {
   std::string uri;                          // storage.mongodb.uri
   std::string database_prefix = "opbase_";  // database of project P: <prefix>P
   std::vector<IndexSpec> indexes;
+  AutoIndexPolicy auto_indexes;  // mongo_auto_indexes.hpp
 };
 
 class MongoDriver : public StoreDriver {

@@ -190,18 +190,25 @@ BsonDoc with_keys(const bson_t* filter, const std::vector<std::string>& keys) {
   return out;
 }
 
-std::string index_name(const query::FieldPath& path) {
-  std::string name = "field_" + path.text;
+std::string index_name(const query::FieldPath& path, std::string_view prefix) {
+  std::string name = std::string(prefix) + path.text;
   if (name.size() <= 64) return name;
   // FNV-1a: stable across processes and builds, unlike std::hash.
   std::uint64_t hash = 1469598103934665603ULL;
   for (unsigned char c : path.text) hash = (hash ^ c) * 1099511628211ULL;
   char hex[17];
   bson_snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
-  return "field_" + path.text.substr(0, 40) + "_" + hex;
+  return std::string(prefix) + path.text.substr(0, 40) + "_" + hex;
 }
 
-BsonDoc index_command(const std::vector<IndexSpec>& indexes) {
+BsonDoc drop_index_command(std::string_view name) {
+  BsonDoc command;
+  BSON_APPEND_UTF8(command.get(), "dropIndexes", kDocuments);
+  bson_append_utf8(command.get(), "index", 5, name.data(), static_cast<int>(name.size()));
+  return command;
+}
+
+BsonDoc index_command(const std::vector<IndexSpec>& indexes, std::string_view prefix) {
   BsonDoc command;
   bson_t* c = command.get();
   BSON_APPEND_UTF8(c, "createIndexes", kDocuments);
@@ -232,7 +239,7 @@ BsonDoc index_command(const std::vector<IndexSpec>& indexes) {
     if (!paths.insert(declared.path.text).second) continue;
     append_index(&array, index, [&](bson_t* spec) {
       append_scope_key(spec, {std::string(kDocPrefix) + declared.path.text});
-      const std::string name = index_name(declared.path);
+      const std::string name = index_name(declared.path, prefix);
       bson_append_utf8(spec, "name", 4, name.data(), static_cast<int>(name.size()));
     });
   }

@@ -67,9 +67,14 @@ BsonDoc with_keys(const bson_t* filter, const std::vector<std::string>& keys);
 // have one); purge {ns, state, state_ms}; and {ns, collection, owner, state, doc.<path>} for
 // every declared path (one index per path: ns and collection lead the key, so it serves every
 // collection that declared the path).
-BsonDoc index_command(const std::vector<IndexSpec>& indexes);
+// `prefix` starts the names of the path indexes: "field_" for declared paths, "auto_" for
+// automatic ones (mongo_auto_indexes.hpp), so each kind is found by its name.
+BsonDoc index_command(const std::vector<IndexSpec>& indexes, std::string_view prefix = "field_");
 
-// The name of the index of a declared path ("field_<path>", or a hash when too long).
-std::string index_name(const query::FieldPath& path);
+// The name of the index of a path ("<prefix><path>", or a hash when too long).
+std::string index_name(const query::FieldPath& path, std::string_view prefix = "field_");
+
+// {dropIndexes: "documents", index: <name>}
+BsonDoc drop_index_command(std::string_view name);
 
 }  // namespace opbase::host::mongo

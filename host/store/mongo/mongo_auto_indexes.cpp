@@ -1,0 +1,196 @@
+// Automatic indexes on MongoDB (see mongo_auto_indexes.hpp).
+#include "store/mongo/mongo_auto_indexes.hpp"
+
+#include "log/log.hpp"
+#include "opbase/internal/thread_name.hpp"
+#include "store/mongo/mongo_client.hpp"
+#include "store/mongo/record.hpp"
+
+namespace opbase::host::mongo {
+namespace {
+
+constexpr std::string_view kAutoPrefix = "auto_";
+// How long a scope's size stands for the documents an unindexed query reads.
+constexpr int64_t kScopeSizeTtlMs = 60'000;
+
+int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Conditions and sorts an index on their path would serve.
+bool indexable(const query::Condition& c) {
+  switch (c.op) {
+    case query::Op::kNe:
+    case query::Op::kNin:
+      return false;
+    default:
+      return c.path.text != "_key" && !c.value.is_null();
+  }
+}
+
+}  // namespace
+
+AutoIndexer::AutoIndexer(std::shared_ptr<ClientPool> pool, std::string database,
+                         AutoIndexPolicy policy, const std::vector<IndexSpec>& declared)
+    : pool_(std::move(pool)), database_(std::move(database)), advisor_(policy) {
+  for (const IndexSpec& spec : declared) declared_.insert(spec.path.text);
+}
+
+AutoIndexer::~AutoIndexer() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+Status AutoIndexer::start() {
+  if (!advisor_.policy().enabled) return Status::ok();
+  auto names = Collection(*pool_, database_, kDocuments).index_names();
+  if (!names) return names.status();
+  {
+    std::lock_guard lock(mutex_);
+    for (const std::string& name : *names) {
+      if (name.starts_with(kAutoPrefix)) last_used_ms_[name] = now_ms();
+    }
+  }
+  thread_ = std::thread([this] { loop(); });
+  return Status::ok();
+}
+
+std::vector<std::string> AutoIndexer::names() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> out;
+  for (const auto& [name, used] : last_used_ms_) out.push_back(name);
+  return out;
+}
+
+void AutoIndexer::note(std::string_view ns, std::string_view collection, const store::Scope& scope,
+                       store::State state, const query::Match& match,
+                       const std::vector<query::SortKey>& sort,
+                       std::chrono::steady_clock::time_point started) {
+  if (!advisor_.policy().enabled) return;
+  std::vector<std::string> fields;
+  const auto consider = [&](const query::FieldPath& path) {
+    if (declared_.contains(path.text)) return;
+    const std::string name = index_name(path, kAutoPrefix);
+    {
+      std::lock_guard lock(mutex_);
+      if (auto it = last_used_ms_.find(name); it != last_used_ms_.end()) {
+        it->second = now_ms();
+        return;
+      }
+    }
+    if (std::find(fields.begin(), fields.end(), path.text) == fields.end()) {
+      fields.push_back(path.text);
+    }
+  };
+  for (const query::Condition& c : match) {
+    if (indexable(c)) consider(c.path);
+  }
+  if (sort.size() == 1 && sort.front().path.text != "_key" &&
+      sort.front().path.text != "_created_at") {
+    consider(sort.front().path);
+  }
+  if (fields.empty()) return;
+  const int64_t size = scope_size(ns, collection, scope, state);
+  const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
+      std::chrono::steady_clock::now() - started);
+  const auto ripe = advisor_.note(ns, collection, fields, size, elapsed.count());
+  if (ripe.empty()) return;
+  {
+    std::lock_guard lock(mutex_);
+    for (const std::string& path : ripe) {
+      requested_.emplace_back(std::string(ns), std::string(collection), path);
+    }
+  }
+  wake_.notify_all();
+}
+
+int64_t AutoIndexer::scope_size(std::string_view ns, std::string_view collection,
+                                const store::Scope& scope, store::State state) {
+  std::string key(ns);
+  key.append(1, '\0').append(collection).append(1, '\0').append(scope.owner.value_or(""));
+  key.append(1, '\0').append(state_value(state));
+  const int64_t now = now_ms();
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = sizes_.find(key);
+        it != sizes_.end() && now - it->second.second < kScopeSizeTtlMs) {
+      return it->second.first;
+    }
+  }
+  auto filter = selection_filter(ns, collection, scope, state, {});
+  if (!filter) return 0;
+  auto counted = Collection(*pool_, database_, kDocuments).count(filter->get());
+  if (!counted) return 0;  // not worth failing the query that succeeded for
+  std::lock_guard lock(mutex_);
+  if (sizes_.size() >= 4096) sizes_.clear();
+  sizes_[key] = {*counted, now};
+  return *counted;
+}
+
+void AutoIndexer::create(const std::string& ns, const std::string& collection,
+                         const std::string& path) {
+  auto parsed = query::parse_path(path);
+  if (!parsed) return;
+  const std::string name = index_name(*parsed, kAutoPrefix);
+  {
+    std::lock_guard lock(mutex_);
+    if (last_used_ms_.contains(name)) return;
+    if (static_cast<int>(last_used_ms_.size()) >= advisor_.policy().max_per_project) return;
+  }
+  const BsonDoc command = index_command({IndexSpec{ns, collection, *parsed}}, kAutoPrefix);
+  if (Status s = Collection(*pool_, database_, kDocuments).database_command(command.get()); !s) {
+    log::warn("mongodb", "creating the automatic index " + name + " failed: " + s.message());
+    return;
+  }
+  log::info("mongodb", "created the automatic index " + name + " (" + collection + "." + path +
+                           ", namespace " + ns + ")");
+  std::lock_guard lock(mutex_);
+  last_used_ms_[name] = now_ms();
+}
+
+void AutoIndexer::drop_unused(int64_t now) {
+  const int64_t limit_ms = advisor_.policy().drop_unused_after_s * 1000;
+  std::vector<std::string> unused;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [name, used] : last_used_ms_) {
+      if (now - used >= limit_ms) unused.push_back(name);
+    }
+  }
+  for (const std::string& name : unused) {
+    const BsonDoc command = drop_index_command(name);
+    if (Status s = Collection(*pool_, database_, kDocuments).database_command(command.get()); !s) {
+      log::warn("mongodb",
+                "dropping the unused automatic index " + name + " failed: " + s.message());
+      continue;
+    }
+    log::info("mongodb", "dropped the automatic index " + name + ": unused for " +
+                             std::to_string(advisor_.policy().drop_unused_after_s) + " s");
+    std::lock_guard lock(mutex_);
+    last_used_ms_.erase(name);
+  }
+}
+
+void AutoIndexer::loop() {
+  name_this_thread("mongo-index");
+  while (true) {
+    std::vector<std::tuple<std::string, std::string, std::string>> requested;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait_for(lock, std::chrono::seconds(1),
+                     [&] { return stopping_ || !requested_.empty(); });
+      if (stopping_) return;
+      requested.swap(requested_);
+    }
+    for (const auto& [ns, collection, path] : requested) create(ns, collection, path);
+    drop_unused(now_ms());
+  }
+}
+
+}  // namespace opbase::host::mongo
