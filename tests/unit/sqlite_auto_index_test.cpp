@@ -61,7 +61,7 @@ AutoIndexPolicy no_auto_indexes() {
 }
 
 // Documents of user "u" (and every fifth of "v"), whose fields change type from row to row:
-// `g` is a number, a string, an array or missing; `n` a number or a string.
+// `g` is a number, a string, an array or missing; `n` a number, a string, null or missing.
 std::vector<json> documents(int first, int count) {
   std::vector<json> out;
   for (int i = first; i < first + count; ++i) {
@@ -80,7 +80,13 @@ std::vector<json> documents(int first, int count) {
       default:
         doc["g"] = i % 10;
     }
-    doc["n"] = i % 11 == 0 ? json(std::to_string(i)) : json(i);
+    if (i % 13 == 0) {
+      // no n: sorts as null, and has no row in an index on n
+    } else if (i % 17 == 0) {
+      doc["n"] = nullptr;
+    } else {
+      doc["n"] = i % 11 == 0 ? json(std::to_string(i)) : json(i);
+    }
     out.push_back(std::move(doc));
   }
   return out;
@@ -292,6 +298,20 @@ TEST_F(AutoIndexTest, WritesDuringABuildAreInTheIndex) {
   EXPECT_TRUE(index_on(snapshot, "g")->ready);
   EXPECT_FALSE(index_on(snapshot, "n")->multikey->load());
   expect_same_answers(*store, *plain);
+
+  // A sort on the plain index reads it in order, with or without a bound on n; the documents
+  // without n come first ascending.
+  for (std::string_view match : {R"({"g": 3})", R"({"n:$gt": 500})"}) {
+    for (std::string_view sort : {"n asc", "n desc"}) {
+      store::FindRequest request{"items", Scope::user("u"), store::State::kActive, M(match),
+                                 S(sort)};
+      request.limit = 5;
+      auto plan = store->explain(kNs, request, false);
+      ASSERT_TRUE(plan) << plan.status().to_string();
+      EXPECT_EQ((*plan)["plan"], "index_order") << match << " " << sort;
+      EXPECT_EQ((*plan)["index"], "n");
+    }
+  }
 }
 
 TEST_F(AutoIndexTest, IndexesSurviveARestartAndAnUnfinishedBuildResumes) {

@@ -5,8 +5,9 @@
 // An index is maintained by every write from the moment it is added; a background build fills
 // it for the documents written before (ids below built_upto are done); queries use it once it
 // is ready. `multikey` turns on, for good, when some document has at that path anything other
-// than one scalar reached through objects: until then the index has one row per document that
-// has a value there, in the order a sort on the path gives, so it can count and sort alone.
+// than null, nothing, or one scalar the index holds reached through objects: until then the
+// index has one row per document with a value there and none for the others (which sort as
+// null), in the order a sort on the path gives, so it can count and sort alone.
 //
 // Visibility rules that keep answers exact while indexes come and go:
 //  - add() publishes inside the writer job that inserts the table row, so every later write

@@ -32,14 +32,16 @@ int64_t now_ms() {
       .count();
 }
 
-// Whether the document's index rows for `path` are what a plain index keeps: none, or one that
-// holds the value query::resolve reaches through objects. Anything else (an array, a value
-// reached through an array, several values) makes the index multikey.
+// Whether the document's index rows for `path` are what a plain index keeps: one row holding
+// the scalar query::resolve reaches through objects, or none when that is null or missing.
+// Anything else (an array or an object there, a value reached through an array, several
+// values, a number the index cannot hold) makes the index multikey: its rows no longer give
+// each document's sort value.
 bool plain(const json& doc, const query::FieldPath& path, std::size_t rows) {
-  if (rows == 0) return true;
-  if (rows > 1) return false;
   const json* resolved = query::resolve(doc, path);
-  return resolved != nullptr && !resolved->is_array() && !resolved->is_object();
+  if (rows == 0) return resolved == nullptr || resolved->is_null();
+  return rows == 1 && resolved != nullptr && !resolved->is_array() && !resolved->is_object() &&
+         !resolved->is_null();
 }
 
 Result<int64_t> max_document_id(Connection& db) {

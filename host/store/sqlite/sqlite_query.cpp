@@ -236,10 +236,23 @@ std::optional<IndexSort> index_sort(const Target& target, const query::Match& ma
       out.rest.push_back(c);
     }
   }
-  if (!bounded) return std::nullopt;
   const std::string direction = sort.front().descending ? " DESC" : " ASC";
   out.order = "ORDER BY rank" + direction + ", value" + direction + ", key" + direction;
   out.path = path;
+  out.descending = sort.front().descending;
+  if (!bounded) {
+    // The documents without a row there: the scope's, less those the index holds (one probe
+    // of field_index_entry each, nothing materialized).
+    out.unvalued_where = "ns = ? AND coll = ?";
+    out.unvalued_binds = {std::string(target.ns), std::string(target.collection)};
+    out.unvalued_where += " AND state = ?";
+    out.unvalued_binds.push_back(static_cast<int64_t>(state_code(*target.state)));
+    add_scope(target, "", &out.unvalued_where, &out.unvalued_binds);
+    out.unvalued_where +=
+        " AND NOT EXISTS (SELECT 1 FROM field_index WHERE doc = documents.id AND path = ?)";
+    out.unvalued_binds.push_back(path);
+    out.unvalued_order = "ORDER BY key" + direction;
+  }
   return out;
 }
 

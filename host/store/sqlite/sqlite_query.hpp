@@ -71,19 +71,26 @@ struct IndexCount {
 std::optional<IndexCount> index_count(const Target& target, const query::Match& match,
                                       const std::vector<std::string>& indexed);
 
-// A find sorted by one indexed field that the match bounds with a condition the index decides:
-// every match then has exactly one row there when the index is not multikey, and the index
-// holds the rows in the sort's order (rank is the type bracket of compare_values, and SQLite
-// orders numbers and UTF-8 texts as compare_values does), so the page is read in order and the
-// read stops when it is full. `where` selects field_index rows of the path (all its conditions);
-// `rest` holds the conditions on other paths, tested on each document's text. The caller must
-// check the index is not multikey (IndexCatalog).
+// A find sorted by one indexed field. While the index is not multikey, every document has one
+// row there holding the value the sort reads, or none when that value is null or missing, and
+// the index holds the rows in the sort's order (rank is the type bracket of compare_values, and
+// SQLite orders numbers and UTF-8 texts as compare_values does), so the page is read in order
+// and the read stops when it is full. `where` selects field_index rows of the path (with the
+// match's conditions on it); `rest` holds the conditions on other paths, tested on each
+// document's text. When no condition bounds the path, the documents without a row (null sorts
+// first) come before the rows ascending and after them descending: `unvalued_where` selects
+// them from `documents`, in `_key` order. The caller must check the index is not multikey
+// (IndexCatalog).
 struct IndexSort {
   std::string where;
   std::vector<Bind> binds;
   std::string order;  // ORDER BY rank, value, key in the sort's direction
   std::string path;
   query::Match rest;
+  bool descending = false;
+  std::string unvalued_where;  // empty when the match bounds the path
+  std::vector<Bind> unvalued_binds;
+  std::string unvalued_order;
 };
 std::optional<IndexSort> index_sort(const Target& target, const query::Match& match,
                                     const std::vector<query::SortKey>& sort,

@@ -154,36 +154,80 @@ Result<ScanAnswer> scan(Connection& db, const ScanRequest& request) {
   return scan_sorted(db, request, query);
 }
 
+namespace {
+
+// Adds the rows `next` steps through to the answer in their order: each document read by
+// `text_of` when the query needs it or it is on the page. False when the page is full (and
+// no count of every match is wanted).
+template <typename Next, typename TextOf>
+Result<bool> take_in_order(Next&& next, TextOf&& text_of, TextQuery& query, int64_t offset,
+                           int64_t page_end, bool count_all, ScanAnswer* answer) {
+  int64_t id = 0;
+  std::string key;
+  while (true) {
+    auto more = next(&id, &key);
+    if (!more) return more.status();
+    if (!*more) return true;
+    const bool in_page = answer->matched >= offset && answer->matched < page_end;
+    if (query.reads_documents() || in_page) {
+      auto text = text_of(id);
+      if (!text) return text.status();
+      ++answer->rows_read;
+      if (query.reads_documents() && !query.matches(*text)) continue;
+      if (in_page) answer->page.push_back({id, key, std::move(*text)});
+    }
+    ++answer->matched;
+    if (answer->matched >= page_end && !count_all) return false;
+  }
+}
+
+}  // namespace
+
 Result<ScanAnswer> scan_index_order(Connection& db, const IndexSort& plan, int64_t limit,
                                     int64_t offset, bool count_all) {
-  auto entries =
-      db.prepare("SELECT doc, key FROM field_index WHERE " + plan.where + " " + plan.order);
-  if (!entries) return entries.status();
-  Statement& rows = **entries;
-  rows.bind_all(plan.binds);
   TextQuery query(plan.rest);
   ScanAnswer answer;
   const int64_t page_end = limit < 0 ? std::numeric_limits<int64_t>::max() : offset + limit;
-  while (rows.step()) {
-    const bool in_page = answer.matched >= offset && answer.matched < page_end;
-    if (query.reads_documents() || in_page) {
-      const int64_t id = rows.int_at(0);
-      auto doc = db.prepare("SELECT doc FROM documents WHERE id = ?");
-      if (!doc) return doc.status();
-      (*doc)->bind(1, id);
-      if (!(*doc)->step()) {
-        if (!(*doc)->status()) return (*doc)->status();
-        return Status::internal("sqlite: the field index names a missing document");
+  const auto text_of = [&](int64_t id) -> Result<std::string> {
+    auto doc = db.prepare("SELECT doc FROM documents WHERE id = ?");
+    if (!doc) return doc.status();
+    (*doc)->bind(1, id);
+    if ((*doc)->step()) return std::string((*doc)->text_at(0));
+    if (!(*doc)->status()) return (*doc)->status();
+    return Status::internal("sqlite: the field index names a missing document");
+  };
+  // One phase: the rows of `sql`, whose first two columns are a document id and its key.
+  const auto phase = [&](const std::string& sql, const std::vector<Bind>& binds) -> Result<bool> {
+    auto rows = db.prepare(sql);
+    if (!rows) return rows.status();
+    (*rows)->bind_all(binds);
+    const auto next = [&](int64_t* id, std::string* key) -> Result<bool> {
+      if (!(*rows)->step()) {
+        if (!(*rows)->status()) return (*rows)->status();
+        return false;
       }
-      ++answer.rows_read;
-      const std::string_view text = (*doc)->text_at(0);
-      if (query.reads_documents() && !query.matches(text)) continue;
-      if (in_page) answer.page.push_back({id, std::string(rows.text_at(1)), std::string(text)});
-    }
-    ++answer.matched;
-    if (answer.matched >= page_end && !count_all) break;
+      *id = (*rows)->int_at(0);
+      *key = std::string((*rows)->text_at(1));
+      return true;
+    };
+    return take_in_order(next, text_of, query, offset, page_end, count_all, &answer);
+  };
+  const std::string valued =
+      "SELECT doc, key FROM field_index WHERE " + plan.where + " " + plan.order;
+  const std::string unvalued = plan.unvalued_where.empty()
+                                   ? ""
+                                   : "SELECT id, key FROM documents WHERE " + plan.unvalued_where +
+                                         " " + plan.unvalued_order;
+  // Null sorts first: the documents without a value lead ascending and close descending.
+  std::vector<std::pair<const std::string*, const std::vector<Bind>*>> phases;
+  if (!unvalued.empty() && !plan.descending) phases.emplace_back(&unvalued, &plan.unvalued_binds);
+  phases.emplace_back(&valued, &plan.binds);
+  if (!unvalued.empty() && plan.descending) phases.emplace_back(&unvalued, &plan.unvalued_binds);
+  for (const auto& [sql, binds] : phases) {
+    auto go_on = phase(*sql, *binds);
+    if (!go_on) return go_on.status();
+    if (!*go_on) break;
   }
-  if (!rows.status()) return rows.status();
   return answer;
 }
 
