@@ -116,6 +116,17 @@ std::vector<std::string> keys(SqliteProjectStore& store, std::string_view match,
   return out;
 }
 
+// The pagination total of a find (a page of 5 asked for), as collection.find asks it.
+int64_t total(SqliteProjectStore& store, std::string_view match, std::string_view sort,
+              Scope scope) {
+  store::FindRequest request{"items", scope, store::State::kActive, M(match), S(sort)};
+  request.limit = 5;
+  request.with_total = true;
+  auto found = store.find_documents(kNs, request);
+  EXPECT_TRUE(found) << found.status().to_string();
+  return found ? found->total : -1;
+}
+
 int64_t count(SqliteProjectStore& store, std::string_view match, Scope scope = Scope::user("u")) {
   auto counted = store.count(kNs, {"items", scope, store::State::kActive, M(match)});
   EXPECT_TRUE(counted) << counted.status().to_string();
@@ -148,6 +159,8 @@ void expect_same_answers(SqliteProjectStore& store, SqliteProjectStore& plain) {
             << match << " sort " << sort;
         EXPECT_EQ(keys(store, match, sort, scope, 10), keys(plain, match, sort, scope, 10))
             << match << " sort " << sort << " limit 10";
+        EXPECT_EQ(total(store, match, sort, scope), total(plain, match, sort, scope))
+            << match << " sort " << sort << " total";
       }
       EXPECT_EQ(count(store, match, scope), count(plain, match, scope)) << match;
     }

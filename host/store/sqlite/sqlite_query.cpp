@@ -240,6 +240,8 @@ std::optional<IndexSort> index_sort(const Target& target, const query::Match& ma
   out.order = "ORDER BY rank" + direction + ", value" + direction + ", key" + direction;
   out.path = path;
   out.descending = sort.front().descending;
+  out.total_sql = "SELECT count(*) FROM field_index WHERE " + out.where;
+  out.total_binds = out.binds;
   if (!bounded) {
     // The documents without a row there: the scope's, less those the index holds (one probe
     // of field_index_entry each, nothing materialized).
@@ -248,6 +250,8 @@ std::optional<IndexSort> index_sort(const Target& target, const query::Match& ma
     out.unvalued_where += " AND state = ?";
     out.unvalued_binds.push_back(static_cast<int64_t>(state_code(*target.state)));
     add_scope(target, "", &out.unvalued_where, &out.unvalued_binds);
+    out.total_sql = "SELECT count(*) FROM documents WHERE " + out.unvalued_where;
+    out.total_binds = out.unvalued_binds;
     out.unvalued_where +=
         " AND NOT EXISTS (SELECT 1 FROM field_index WHERE doc = documents.id AND path = ?)";
     out.unvalued_binds.push_back(path);

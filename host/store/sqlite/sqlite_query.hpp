@@ -91,6 +91,10 @@ struct IndexSort {
   std::string unvalued_where;  // empty when the match bounds the path
   std::vector<Bind> unvalued_binds;
   std::string unvalued_order;
+  // The number of matches when `rest` is empty: the rows of `where` when the match bounds the
+  // path, else every document of the scope.
+  std::string total_sql;
+  std::vector<Bind> total_binds;
 };
 std::optional<IndexSort> index_sort(const Target& target, const query::Match& match,
                                     const std::vector<query::SortKey>& sort,

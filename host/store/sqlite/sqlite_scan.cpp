@@ -186,6 +186,9 @@ Result<bool> take_in_order(Next&& next, TextOf&& text_of, TextQuery& query, int6
 Result<ScanAnswer> scan_index_order(Connection& db, const IndexSort& plan, int64_t limit,
                                     int64_t offset, bool count_all) {
   TextQuery query(plan.rest);
+  // Without conditions to test, SQL counts the matches; the rows stop with the page.
+  const bool sql_counts = count_all && !query.reads_documents();
+  if (sql_counts) count_all = false;
   ScanAnswer answer;
   const int64_t page_end = limit < 0 ? std::numeric_limits<int64_t>::max() : offset + limit;
   const auto text_of = [&](int64_t id) -> Result<std::string> {
@@ -227,6 +230,14 @@ Result<ScanAnswer> scan_index_order(Connection& db, const IndexSort& plan, int64
     auto go_on = phase(*sql, *binds);
     if (!go_on) return go_on.status();
     if (!*go_on) break;
+  }
+  const bool page_full = answer.matched >= page_end;
+  if (sql_counts && (page_full || (answer.page.empty() && offset > 0))) {
+    auto total = db.prepare(plan.total_sql);
+    if (!total) return total.status();
+    (*total)->bind_all(plan.total_binds);
+    if (!(*total)->step() && !(*total)->status()) return (*total)->status();
+    answer.matched = (*total)->int_at(0);
   }
   return answer;
 }
