@@ -451,6 +451,43 @@ TEST_F(MongoWire, CostlyQueriesCreateAnAutomaticIndexAndUnusedOnesAreDropped) {
   EXPECT_EQ(names, (std::set<std::string>{"auto_g", "auto_old"}));
 }
 
+// The admin side on MongoDB: an administrator's index is built before add answers, listed
+// beside the declared ones for every collection, and dropped by name; a declared one is not.
+TEST_F(MongoWire, AdministratorsAddListAndDropIndexes) {
+  start({{"listIndexes", {cursor(json::array({{{"name", "_id_"}}, {{"name", "admin_old.x"}}}))}}},
+        {{"collection", "items", path("price")}});
+  if (!store_) return;
+  auto listed = store_->indexes("collection", "items");
+  ASSERT_TRUE(listed.is_ok()) << listed.status().to_string();
+  std::vector<std::string> fields;
+  for (const json& index : (*listed)["indexes"]) {
+    fields.push_back(index["field"].get<std::string>() + ":" + index["origin"].get<std::string>());
+  }
+  EXPECT_EQ(fields, (std::vector<std::string>{"price:declared", "old.x:admin"}));
+
+  auto added = store_->add_index("collection", "items", path("size"));
+  ASSERT_TRUE(added.is_ok()) << added.status().to_string();
+  EXPECT_EQ((*added)["field"], "size");
+  EXPECT_EQ((*added)["origin"], "admin");
+  const auto created = mock_->commands("createIndexes");
+  ASSERT_EQ(created.size(), 2u);
+  EXPECT_EQ(created.back()["indexes"].back()["name"], "admin_size");
+  // Again: the index it has.
+  ASSERT_TRUE(store_->add_index("collection", "items", path("size")).is_ok());
+  EXPECT_EQ(mock_->commands("createIndexes").size(), 2u);
+
+  EXPECT_TRUE(store_->drop_index("collection", "items", "old.x").is_ok());
+  ASSERT_EQ(mock_->commands("dropIndexes").size(), 1u);
+  EXPECT_EQ(mock_->commands("dropIndexes")[0]["index"], "admin_old.x");
+  EXPECT_EQ(store_->drop_index("collection", "items", "old.x").code(), "VALIDATION_ERROR");
+  EXPECT_EQ(store_->drop_index("collection", "items", "price").code(), "VALIDATION_ERROR");
+  EXPECT_EQ(mock_->commands("dropIndexes").size(), 1u);
+  EXPECT_EQ(store_->explain("collection", {"items", store::Scope::everyone()}, false)
+                .status()
+                .details()["reason"],
+            "unsupported");
+}
+
 TEST_F(MongoWire, UpdateFindsAppliesAndReplacesWholeDocuments) {
   start({{"find", {cursor(records({kLamp}))}},
          {"update", {{{"ok", 1}, {"n", 1}, {"nModified", 1}}}}});

@@ -1,6 +1,8 @@
 // Automatic indexes on MongoDB (see mongo_auto_indexes.hpp).
 #include "store/mongo/mongo_auto_indexes.hpp"
 
+#include <algorithm>
+
 #include "log/log.hpp"
 #include "opbase/internal/thread_name.hpp"
 #include "store/mongo/mongo_client.hpp"
@@ -10,6 +12,7 @@ namespace opbase::host::mongo {
 namespace {
 
 constexpr std::string_view kAutoPrefix = "auto_";
+constexpr std::string_view kAdminPrefix = "admin_";
 // How long a scope's size stands for the documents an unindexed query reads.
 constexpr int64_t kScopeSizeTtlMs = 60'000;
 
@@ -17,6 +20,14 @@ int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
+}
+
+// The path an index name of `prefix` stands for: the rest of the name, when it names that path
+// (a long path's name is a hash: then the name itself).
+std::string path_of(const std::string& name, std::string_view prefix) {
+  const std::string rest = name.substr(prefix.size());
+  auto path = query::parse_path(rest);
+  return path && index_name(*path, prefix) == name ? rest : name;
 }
 
 // Conditions and sorts an index on their path would serve.
@@ -34,7 +45,10 @@ bool indexable(const query::Condition& c) {
 
 AutoIndexer::AutoIndexer(std::shared_ptr<ClientPool> pool, std::string database,
                          AutoIndexPolicy policy, const std::vector<IndexSpec>& declared)
-    : pool_(std::move(pool)), database_(std::move(database)), advisor_(policy) {
+    : pool_(std::move(pool)),
+      database_(std::move(database)),
+      advisor_(policy),
+      declared_specs_(declared) {
   for (const IndexSpec& spec : declared) declared_.insert(spec.path.text);
 }
 
@@ -48,24 +62,110 @@ AutoIndexer::~AutoIndexer() {
 }
 
 Status AutoIndexer::start() {
-  if (!advisor_.policy().enabled) return Status::ok();
   auto names = Collection(*pool_, database_, kDocuments).index_names();
   if (!names) return names.status();
   {
     std::lock_guard lock(mutex_);
     for (const std::string& name : *names) {
-      if (name.starts_with(kAutoPrefix)) last_used_ms_[name] = now_ms();
+      if (name.starts_with(kAutoPrefix)) {
+        last_used_ms_[name] = now_ms();
+        paths_[name] = path_of(name, kAutoPrefix);
+      } else if (name.starts_with(kAdminPrefix)) {
+        admin_names_.insert(name);
+        paths_[name] = path_of(name, kAdminPrefix);
+      }
     }
   }
-  thread_ = std::thread([this] { loop(); });
+  if (advisor_.policy().enabled) thread_ = std::thread([this] { loop(); });
   return Status::ok();
 }
 
-std::vector<std::string> AutoIndexer::names() const {
+nlohmann::json AutoIndexer::list(std::string_view ns, std::string_view collection) const {
+  using nlohmann::json;
+  json indexes = json::array();
+  const auto entry = [](const std::string& field, std::string_view origin, json last_used) {
+    return json{{"field", field},      {"origin", origin},      {"state", "ready"},
+                {"multikey", nullptr}, {"created_ms", nullptr}, {"last_used_ms", last_used}};
+  };
+  for (const IndexSpec& spec : declared_specs_) {
+    if (spec.ns == ns && spec.collection == collection) {
+      indexes.push_back(entry(spec.path.text, "declared", nullptr));
+    }
+  }
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [name, path] : paths_) {
+      const auto used = last_used_ms_.find(name);
+      if (used != last_used_ms_.end()) {
+        indexes.push_back(entry(path, "auto", used->second));
+      } else {
+        indexes.push_back(entry(path, "admin", nullptr));
+      }
+    }
+  }
+  json noticed = json::array();
+  for (const auto& [path, cost] : advisor_.costs(ns, collection)) {
+    noticed.push_back({{"field", path},
+                       {"costly_queries", cost.costly_queries},
+                       {"rows_read", cost.rows_read},
+                       {"time_ms", static_cast<double>(cost.elapsed_us) / 1000.0}});
+  }
+  return json{{"indexes", std::move(indexes)}, {"noticed", std::move(noticed)}};
+}
+
+Result<nlohmann::json> AutoIndexer::add(std::string_view ns, std::string_view collection,
+                                        const query::FieldPath& path) {
+  const auto listed = [&]() -> nlohmann::json {
+    const nlohmann::json all = list(ns, collection);
+    for (const auto& index : all["indexes"]) {
+      if (index["field"] == path.text) return index;
+    }
+    return nullptr;
+  };
+  if (nlohmann::json existing = listed(); !existing.is_null()) return existing;
+  const BsonDoc command =
+      index_command({IndexSpec{std::string(ns), std::string(collection), path}}, kAdminPrefix);
+  if (Status s = Collection(*pool_, database_, kDocuments).database_command(command.get()); !s) {
+    return s;
+  }
+  const std::string name = index_name(path, kAdminPrefix);
+  {
+    std::lock_guard lock(mutex_);
+    admin_names_.insert(name);
+    paths_[name] = path.text;
+  }
+  return listed();
+}
+
+Status AutoIndexer::drop(std::string_view ns, std::string_view collection, std::string_view path) {
+  const bool declared =
+      std::any_of(declared_specs_.begin(), declared_specs_.end(), [&](const IndexSpec& spec) {
+        return spec.ns == ns && spec.collection == collection && spec.path.text == path;
+      });
+  if (declared) {
+    return Status::validation("the index on '" + std::string(path) +
+                              "' is declared in datastore.indexes: remove it there");
+  }
+  std::string name;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [candidate, indexed] : paths_) {
+      if (indexed == path) name = candidate;
+    }
+  }
+  if (name.empty()) {
+    return Status::validation("there is no index on '" + std::string(path) + "' of '" +
+                              std::string(collection) + "'");
+  }
+  const BsonDoc command = drop_index_command(name);
+  if (Status s = Collection(*pool_, database_, kDocuments).database_command(command.get()); !s) {
+    return s;
+  }
   std::lock_guard lock(mutex_);
-  std::vector<std::string> out;
-  for (const auto& [name, used] : last_used_ms_) out.push_back(name);
-  return out;
+  last_used_ms_.erase(name);
+  admin_names_.erase(name);
+  paths_.erase(name);
+  return Status::ok();
 }
 
 void AutoIndexer::note(std::string_view ns, std::string_view collection, const store::Scope& scope,
@@ -83,6 +183,7 @@ void AutoIndexer::note(std::string_view ns, std::string_view collection, const s
         it->second = now_ms();
         return;
       }
+      if (admin_names_.contains(index_name(path, kAdminPrefix))) return;
     }
     if (std::find(fields.begin(), fields.end(), path.text) == fields.end()) {
       fields.push_back(path.text);
@@ -152,6 +253,7 @@ void AutoIndexer::create(const std::string& ns, const std::string& collection,
                            ", namespace " + ns + ")");
   std::lock_guard lock(mutex_);
   last_used_ms_[name] = now_ms();
+  paths_[name] = path;
 }
 
 void AutoIndexer::drop_unused(int64_t now) {
@@ -174,6 +276,7 @@ void AutoIndexer::drop_unused(int64_t now) {
                              std::to_string(advisor_.policy().drop_unused_after_s) + " s");
     std::lock_guard lock(mutex_);
     last_used_ms_.erase(name);
+    paths_.erase(name);
   }
 }
 

@@ -6,7 +6,7 @@
 // least costly_rows documents: the server's count of it, kept for a minute. The indexes made are
 // found again by their names when the store opens; their last use is kept in memory, so after a
 // restart an index is dropped only once unused for the whole policy time again.
-// Thread-safety: note() may be called from any thread; the creation and the drops run on the
+// Thread-safety: every method may be called from any thread; the creation and the drops run on the
 // indexer's own thread, so no request waits for an index build.
 #pragma once
 
@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <thread>
@@ -46,8 +47,15 @@ class AutoIndexer {
             store::State state, const query::Match& match, const std::vector<query::SortKey>& sort,
             std::chrono::steady_clock::time_point started);
 
-  // The names of the automatic indexes made or found, for tests and the operator's log.
-  std::vector<std::string> names() const;
+  // The admin side (ProjectStore::indexes, add_index, drop_index) in MongoDB's terms. A path
+  // index serves every collection, so each collection lists the automatic and administrators'
+  // ones beside its declared ones; each is "ready" (MongoDB answers createIndexes once built)
+  // and `multikey` is null (MongoDB keeps it to itself). An administrator's index is named
+  // "admin_<path>", built before add answers, and never dropped by the policy.
+  nlohmann::json list(std::string_view ns, std::string_view collection) const;
+  Result<nlohmann::json> add(std::string_view ns, std::string_view collection,
+                             const query::FieldPath& path);
+  Status drop(std::string_view ns, std::string_view collection, std::string_view path);
 
  private:
   void loop();
@@ -60,10 +68,13 @@ class AutoIndexer {
   std::string database_;
   IndexAdvisor advisor_;
   std::set<std::string> declared_;  // paths with a declared index
+  std::vector<IndexSpec> declared_specs_;
 
   mutable std::mutex mutex_;
-  std::map<std::string, int64_t> last_used_ms_;               // automatic index name -> last use
-  std::map<std::string, std::pair<int64_t, int64_t>> sizes_;  // scope -> (size, when, ms)
+  std::map<std::string, int64_t> last_used_ms_;  // automatic index name -> last use
+  std::map<std::string, std::string> paths_;     // automatic or admin index name -> its path
+  std::set<std::string> admin_names_;
+  std::map<std::string, std::pair<int64_t, int64_t>> sizes_;  // scope -> (size, when ms)
   std::vector<std::tuple<std::string, std::string, std::string>> requested_;  // ns, coll, path
   std::condition_variable wake_;
   bool stopping_ = false;

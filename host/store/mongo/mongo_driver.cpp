@@ -328,6 +328,18 @@ class MongoProjectStore : public ProjectStore {
     });
   }
 
+  Result<json> indexes(std::string_view ns, std::string_view collection) override {
+    return guarded([&]() -> Result<json> { return auto_indexes_.list(ns, collection); });
+  }
+  Result<json> add_index(std::string_view ns, std::string_view collection,
+                         const query::FieldPath& path) override {
+    return guarded([&] { return auto_indexes_.add(ns, collection, path); });
+  }
+  Status drop_index(std::string_view ns, std::string_view collection,
+                    std::string_view path) override {
+    return guarded([&] { return auto_indexes_.drop(ns, collection, path); });
+  }
+
   Status ping() override {
     return guarded([&] { return docs().ping(); });
   }
