@@ -52,4 +52,15 @@ std::map<std::string, FieldCost> IndexAdvisor::costs(std::string_view ns,
   return out;
 }
 
+nlohmann::json IndexAdvisor::noticed(std::string_view ns, std::string_view collection) const {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& [path, cost] : costs(ns, collection)) {
+    out.push_back({{"field", path},
+                   {"costly_queries", cost.costly_queries},
+                   {"rows_read", cost.rows_read},
+                   {"time_ms", static_cast<double>(cost.elapsed_us) / 1000.0}});
+  }
+  return out;
+}
+
 }  // namespace opbase::host

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,8 @@ class IndexAdvisor {
 
   // The costs noted so far for the fields of (ns, collection) not yet returned by note().
   std::map<std::string, FieldCost> costs(std::string_view ns, std::string_view collection) const;
+  // The same as the admin ops list them: [{"field", "costly_queries", "rows_read", "time_ms"}].
+  nlohmann::json noticed(std::string_view ns, std::string_view collection) const;
 
  private:
   // Fields noted at most; past it the counts start again, so memory stays bounded whatever

@@ -103,13 +103,7 @@ nlohmann::json AutoIndexer::list(std::string_view ns, std::string_view collectio
       }
     }
   }
-  json noticed = json::array();
-  for (const auto& [path, cost] : advisor_.costs(ns, collection)) {
-    noticed.push_back({{"field", path},
-                       {"costly_queries", cost.costly_queries},
-                       {"rows_read", cost.rows_read},
-                       {"time_ms", static_cast<double>(cost.elapsed_us) / 1000.0}});
-  }
+  json noticed = advisor_.noticed(ns, collection);
   return json{{"indexes", std::move(indexes)}, {"noticed", std::move(noticed)}};
 }
 

@@ -271,13 +271,7 @@ Result<json> SqliteProjectStore::indexes(std::string_view ns, std::string_view c
   for (const FieldIndex& index : *snapshot) {
     if (index.ns == ns && index.collection == collection) listed.push_back(index_json(index));
   }
-  json noticed = json::array();
-  for (const auto& [path, cost] : advisor_.costs(ns, collection)) {
-    noticed.push_back({{"field", path},
-                       {"costly_queries", cost.costly_queries},
-                       {"rows_read", cost.rows_read},
-                       {"time_ms", static_cast<double>(cost.elapsed_us) / 1000.0}});
-  }
+  json noticed = advisor_.noticed(ns, collection);
   return json{{"indexes", std::move(listed)}, {"noticed", std::move(noticed)}};
 }
 
