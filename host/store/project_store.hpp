@@ -75,7 +75,8 @@ class ProjectStore {
   // were noticed reading many documents for. add_index answers the index as listed; explain
   // answers how the store reads a find (or, with `count`, the count of its match):
   // {"plan", "index", "rows_read", "matched", "time_ms"}. A store that does not offer them
-  // answers VALIDATION_ERROR with details.reason "unsupported" (these defaults).
+  // (the tests' reference store) answers VALIDATION_ERROR with details.reason "unsupported"
+  // (these defaults).
   virtual Result<nlohmann::json> indexes(std::string_view ns, std::string_view collection);
   virtual Result<nlohmann::json> add_index(std::string_view ns, std::string_view collection,
                                            const query::FieldPath& path);

@@ -453,8 +453,22 @@ TEST_F(MongoWire, CostlyQueriesCreateAnAutomaticIndexAndUnusedOnesAreDropped) {
 
 // The admin side on MongoDB: an administrator's index is built before add answers, listed
 // beside the declared ones for every collection, and dropped by name; a declared one is not.
+// explain reads MongoDB's own explain.
 TEST_F(MongoWire, AdministratorsAddListAndDropIndexes) {
-  start({{"listIndexes", {cursor(json::array({{{"name", "_id_"}}, {{"name", "admin_old.x"}}}))}}},
+  const json index_plan = {
+      {"queryPlanner",
+       {{"winningPlan",
+         {{"stage", "FETCH"}, {"inputStage", {{"stage", "IXSCAN"}, {"indexName", "auto_g"}}}}}}},
+      {"executionStats", {{"nReturned", 7}, {"totalDocsExamined", 7}, {"executionTimeMillis", 3}}},
+      {"ok", 1}};
+  const json scan_plan = {
+      {"queryPlanner",
+       {{"winningPlan", {{"stage", "COUNT"}, {"inputStage", {{"stage", "COLLSCAN"}}}}}}},
+      {"executionStats", {{"totalDocsExamined", 5000}, {"executionTimeMillis", 12}}},
+      {"ok", 1}};
+  start({{"listIndexes", {cursor(json::array({{{"name", "_id_"}}, {{"name", "admin_old.x"}}}))}},
+         {"explain", {index_plan, scan_plan}},
+         {"aggregate", {count_reply(40)}}},
         {{"collection", "items", path("price")}});
   if (!store_) return;
   auto listed = store_->indexes("collection", "items");
@@ -482,10 +496,28 @@ TEST_F(MongoWire, AdministratorsAddListAndDropIndexes) {
   EXPECT_EQ(store_->drop_index("collection", "items", "old.x").code(), "VALIDATION_ERROR");
   EXPECT_EQ(store_->drop_index("collection", "items", "price").code(), "VALIDATION_ERROR");
   EXPECT_EQ(mock_->commands("dropIndexes").size(), 1u);
-  EXPECT_EQ(store_->explain("collection", {"items", store::Scope::everyone()}, false)
-                .status()
-                .details()["reason"],
-            "unsupported");
+
+  // explain: MongoDB's explain of the whole match, read in collection.explain's terms.
+  store::FindRequest request{
+      "items", store::Scope::user("u1"), store::State::kActive, match({{"g", 3}}), {}};
+  auto plan = store_->explain("collection", request, false);
+  ASSERT_TRUE(plan.is_ok()) << plan.status().to_string();
+  EXPECT_EQ(*plan, (json{{"plan", "index_lookup"},
+                         {"index", "g"},
+                         {"rows_read", 7},
+                         {"matched", 7},
+                         {"time_ms", 3.0}}));
+  ojson sent = mock_->commands("explain").front();
+  EXPECT_EQ(sent["explain"]["find"], "documents");
+  EXPECT_EQ(sent["explain"]["filter"]["doc.g"], i64(3));
+  EXPECT_EQ(sent["verbosity"], "executionStats");
+  plan = store_->explain("collection", request, true);
+  ASSERT_TRUE(plan.is_ok()) << plan.status().to_string();
+  EXPECT_EQ((*plan)["plan"], "scan");
+  EXPECT_TRUE((*plan)["index"].is_null());
+  EXPECT_EQ((*plan)["rows_read"], 5000);
+  EXPECT_EQ((*plan)["matched"], 40);
+  EXPECT_EQ(mock_->commands("explain").back()["explain"]["count"], "documents");
 }
 
 TEST_F(MongoWire, UpdateFindsAppliesAndReplacesWholeDocuments) {

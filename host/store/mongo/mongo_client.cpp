@@ -326,6 +326,24 @@ Status Collection::database_command(const bson_t* command) {
   return ok ? Status::ok() : pool_.failure("command", error);
 }
 
+Result<json> Collection::read_command(const bson_t* command) {
+  mongoc_database_t* database = mongoc_client_get_database(client_, database_.c_str());
+  bson_t reply;
+  bson_error_t error;
+  const bool ok = mongoc_database_command_simple(database, command, nullptr, &reply, &error);
+  mongoc_database_destroy(database);
+  if (!ok) {
+    bson_destroy(&reply);
+    return pool_.failure("command", error);
+  }
+  char* text = bson_as_relaxed_extended_json(&reply, nullptr);
+  bson_destroy(&reply);
+  json parsed = json::parse(text ? text : "", nullptr, false);
+  bson_free(text);
+  if (parsed.is_discarded()) return Status::internal("mongodb: a reply that is not JSON");
+  return parsed;
+}
+
 Result<std::vector<std::string>> Collection::index_names() {
   mongoc_cursor_t* cursor = mongoc_collection_find_indexes_with_opts(collection_, nullptr);
   std::vector<std::string> names;

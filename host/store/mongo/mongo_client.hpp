@@ -73,6 +73,8 @@ class Collection {
 
   // A command on the collection's database (createIndexes, dropIndexes).
   Status database_command(const bson_t* command);
+  // A read command on the collection's database (explain), its reply as relaxed extended JSON.
+  Result<nlohmann::json> read_command(const bson_t* command);
   // The names of the collection's indexes (listIndexes).
   Result<std::vector<std::string>> index_names();
   // {ping: 1} on admin.

@@ -340,6 +340,35 @@ class MongoProjectStore : public ProjectStore {
     return guarded([&] { return auto_indexes_.drop(ns, collection, path); });
   }
 
+  // MongoDB's own explain of the whole match (no paging), in collection.explain's terms; the
+  // count of a count's match is asked for as well (a count's explain returns none).
+  Result<json> explain(std::string_view ns, const store::FindRequest& request,
+                       bool count) override {
+    return guarded([&]() -> Result<json> {
+      auto filter = mongo::selection_filter(ns, request.collection, request.scope, request.state,
+                                            request.match);
+      if (!filter) return filter.status();
+      auto sort = mongo::record_sort(request.sort);
+      if (!sort) return sort.status();
+      Collection documents = docs();
+      auto reply =
+          documents.read_command(mongo::explain_command(filter->get(), sort->get(), count).get());
+      if (!reply) return reply.status();
+      const mongo::ExplainedPlan plan = mongo::read_explain(*reply);
+      int64_t matched = plan.returned;
+      if (count) {
+        auto counted = documents.count(filter->get());
+        if (!counted) return counted.status();
+        matched = *counted;
+      }
+      return json{{"plan", plan.plan},
+                  {"index", plan.index.empty() ? json() : json(plan.index)},
+                  {"rows_read", plan.docs_examined},
+                  {"matched", matched},
+                  {"time_ms", plan.time_ms}};
+    });
+  }
+
   Status ping() override {
     return guarded([&] { return docs().ping(); });
   }

@@ -208,6 +208,71 @@ BsonDoc drop_index_command(std::string_view name) {
   return command;
 }
 
+BsonDoc explain_command(const bson_t* filter, const bson_t* sort, bool count) {
+  BsonDoc command;
+  bson_t inner;
+  BSON_APPEND_DOCUMENT_BEGIN(command.get(), "explain", &inner);
+  if (count) {
+    BSON_APPEND_UTF8(&inner, "count", kDocuments);
+    BSON_APPEND_DOCUMENT(&inner, "query", filter);
+  } else {
+    BSON_APPEND_UTF8(&inner, "find", kDocuments);
+    BSON_APPEND_DOCUMENT(&inner, "filter", filter);
+    if (sort != nullptr) BSON_APPEND_DOCUMENT(&inner, "sort", sort);
+  }
+  bson_append_document_end(command.get(), &inner);
+  BSON_APPEND_UTF8(command.get(), "verbosity", "executionStats");
+  return command;
+}
+
+namespace {
+
+// The field an index name stands for ("field_price" -> "price"), or "" for other indexes.
+std::string field_of_index(const std::string& name) {
+  for (std::string_view prefix : {"field_", "auto_", "admin_"}) {
+    if (name.starts_with(prefix)) return name.substr(prefix.size());
+  }
+  return "";
+}
+
+// Walks a plan stage and its inputs, calling `visit` with each.
+template <typename Visit>
+void each_stage(const nlohmann::json& stage, Visit&& visit) {
+  if (!stage.is_object()) return;
+  visit(stage);
+  if (auto it = stage.find("inputStage"); it != stage.end()) each_stage(*it, visit);
+  if (auto it = stage.find("inputStages"); it != stage.end() && it->is_array()) {
+    for (const auto& input : *it) each_stage(input, visit);
+  }
+}
+
+int64_t integer_at(const nlohmann::json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number() ? it->get<int64_t>() : 0;
+}
+
+}  // namespace
+
+ExplainedPlan read_explain(const nlohmann::json& reply) {
+  ExplainedPlan out{"scan", "", 0, 0, 0};
+  const nlohmann::json planner = reply.value("queryPlanner", nlohmann::json::object());
+  bool count_scan = false;
+  each_stage(planner.value("winningPlan", nlohmann::json::object()), [&](const auto& stage) {
+    const std::string kind = stage.value("stage", "");
+    if (kind == "COUNT_SCAN") count_scan = true;
+    if (kind == "IXSCAN" || kind == "COUNT_SCAN") {
+      const std::string field = field_of_index(stage.value("indexName", ""));
+      if (!field.empty() && out.index.empty()) out.index = field;
+    }
+  });
+  if (!out.index.empty()) out.plan = count_scan ? "index_count" : "index_lookup";
+  const nlohmann::json stats = reply.value("executionStats", nlohmann::json::object());
+  out.docs_examined = integer_at(stats, "totalDocsExamined");
+  out.returned = integer_at(stats, "nReturned");
+  out.time_ms = static_cast<double>(integer_at(stats, "executionTimeMillis"));
+  return out;
+}
+
 BsonDoc index_command(const std::vector<IndexSpec>& indexes, std::string_view prefix) {
   BsonDoc command;
   bson_t* c = command.get();

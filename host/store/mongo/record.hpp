@@ -77,4 +77,22 @@ std::string index_name(const query::FieldPath& path, std::string_view prefix = "
 // {dropIndexes: "documents", index: <name>}
 BsonDoc drop_index_command(std::string_view name);
 
+// {explain: {find: "documents", filter, sort} | {count: "documents", query: filter},
+//  verbosity: "executionStats"}: the whole match, without paging, so its figures are every
+// match's.
+BsonDoc explain_command(const bson_t* filter, const bson_t* sort, bool count);
+
+// What collection.explain reports, read from MongoDB's explain reply: `plan` is "scan" when the
+// winning plan reads the records of the scope (a collection scan, or the scope index),
+// "index_count" for a COUNT_SCAN, else "index_lookup" with `index` the field of the field index it
+// reads (declared, automatic or an administrator's); the documents examined and returned, the time.
+struct ExplainedPlan {
+  std::string plan;
+  std::string index;
+  int64_t docs_examined = 0;
+  int64_t returned = 0;
+  double time_ms = 0;
+};
+ExplainedPlan read_explain(const nlohmann::json& reply);
+
 }  // namespace opbase::host::mongo
