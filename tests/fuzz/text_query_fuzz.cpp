@@ -17,11 +17,11 @@
 #include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "../support/stored_text.hpp"
 #include "opbase/query.hpp"
 #include "store/text_query.hpp"
 
@@ -46,26 +46,11 @@ std::string_view next_part(std::string_view& rest, bool* found) {
   return part;
 }
 
-// The parsed document when `text` is one JSON object without repeated keys (no BOM before it:
-// the store never keeps one), else a discarded value.
+// The parsed document when `text` is one the store keeps (stored_text.hpp), else a discarded
+// value.
 json covered_document(std::string_view text) {
-  const std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos || text[first] != '{') return json(json::value_t::discarded);
-  std::vector<std::set<std::string>> open;
-  bool repeated = false;
-  json::parser_callback_t callback = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) {
-      open.emplace_back();
-    } else if (event == json::parse_event_t::object_end) {
-      if (!open.empty()) open.pop_back();
-    } else if (event == json::parse_event_t::key && !open.empty()) {
-      repeated = repeated || !open.back().insert(parsed.get<std::string>()).second;
-    }
-    return true;
-  };
-  json doc = json::parse(text, callback, /*allow_exceptions=*/false);
-  if (doc.is_discarded() || !doc.is_object() || repeated) return json(json::value_t::discarded);
-  return doc;
+  if (!opbase::test::is_stored_text(text)) return json(json::value_t::discarded);
+  return json::parse(text);
 }
 
 bool same_value(const json& a, const json& b) {

@@ -21,7 +21,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -29,12 +28,14 @@
 
 #include "opbase/json_text.hpp"
 #include "opbase/query.hpp"
+#include "stored_text.hpp"
 
 namespace opbase::host {
 namespace {
 
 using nlohmann::json;
 using namespace std::literals;
+using test::is_stored_text;
 
 query::ParseOptions parse_options() {
   query::ParseOptions options;
@@ -126,30 +127,6 @@ std::string difference(const Outcome& text, const Outcome& ref) {
     }
   }
   return {};
-}
-
-// Whether `text` holds an object with a key repeated in it, at any level.
-bool has_repeated_keys(std::string_view text) {
-  std::vector<std::set<std::string>> open;
-  bool repeated = false;
-  json::parser_callback_t callback = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) {
-      open.emplace_back();
-    } else if (event == json::parse_event_t::object_end) {
-      if (!open.empty()) open.pop_back();
-    } else if (event == json::parse_event_t::key && !open.empty()) {
-      repeated = repeated || !open.back().insert(parsed.get<std::string>()).second;
-    }
-    return true;
-  };
-  const json parsed = json::parse(text, callback, /*allow_exceptions=*/false);
-  return !parsed.is_discarded() && repeated;
-}
-
-// Whether `text` is what TextQuery's promise covers, a text the store keeps: one JSON object (by
-// json_text's rules, nlohmann's without a BOM or a NUL), without repeated keys.
-bool is_stored_text(std::string_view text) {
-  return json_text::is_object(text) && !has_repeated_keys(text);
 }
 
 // Runs `match` (a match object's text) with `sort` over `doc`, asserts that TextQuery and the
