@@ -1,6 +1,8 @@
 // The automatic index policy (see index_advisor.hpp).
 #include "store/index_advisor.hpp"
 
+#include <algorithm>
+
 namespace opbase::host {
 namespace {
 
@@ -13,7 +15,46 @@ std::string field_key(std::string_view ns, std::string_view collection, std::str
   return key;
 }
 
+// Whether an index holds values an operand of this type can be compared with, for `op`.
+bool indexable_operand(const nlohmann::json& value, query::Op op) {
+  if (value.is_number() || value.is_string()) return true;
+  return value.is_boolean() && (op == query::Op::kEq || op == query::Op::kIn);
+}
+
+bool indexable(const query::Condition& c) {
+  switch (c.op) {
+    case query::Op::kEq:
+    case query::Op::kGt:
+    case query::Op::kGte:
+    case query::Op::kLt:
+    case query::Op::kLte:
+      return indexable_operand(c.value, c.op);
+    case query::Op::kIn:
+      return c.value.is_array() && !c.value.empty() &&
+             std::all_of(c.value.begin(), c.value.end(), [&](const nlohmann::json& operand) {
+               return indexable_operand(operand, c.op);
+             });
+    default:
+      return false;
+  }
+}
+
 }  // namespace
+
+std::vector<std::string> index_candidates(const query::Match& match,
+                                          const std::vector<query::SortKey>& sort,
+                                          const std::function<bool(const std::string&)>& indexed) {
+  std::vector<std::string> out;
+  const auto add = [&](const std::string& path) {
+    if (path == "_key" || path == "_created_at" || indexed(path)) return;
+    if (std::find(out.begin(), out.end(), path) == out.end()) out.push_back(path);
+  };
+  for (const query::Condition& c : match) {
+    if (indexable(c)) add(c.path.text);
+  }
+  if (sort.size() == 1) add(sort.front().path.text);
+  return out;
+}
 
 std::vector<std::string> IndexAdvisor::note(std::string_view ns, std::string_view collection,
                                             const std::vector<std::string>& fields,

@@ -8,12 +8,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "opbase/query.hpp"
 
 namespace opbase::host {
 
@@ -36,6 +39,14 @@ struct FieldCost {
   int64_t rows_read = 0;
   int64_t elapsed_us = 0;
 };
+
+// The fields an index would serve in a query (docs/query.md, "Automatic indexes"): each path of
+// an equality, range or $in condition whose operands are numbers, strings or (equality, $in)
+// booleans, and the path of a sort by one field, `_key` and `_created_at` left out (the stores
+// file them apart). `indexed` says which paths have an index already: those are left out too.
+std::vector<std::string> index_candidates(const query::Match& match,
+                                          const std::vector<query::SortKey>& sort,
+                                          const std::function<bool(const std::string&)>& indexed);
 
 class IndexAdvisor {
  public:

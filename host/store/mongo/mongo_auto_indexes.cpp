@@ -30,17 +30,6 @@ std::string path_of(const std::string& name, std::string_view prefix) {
   return path && index_name(*path, prefix) == name ? rest : name;
 }
 
-// Conditions and sorts an index on their path would serve.
-bool indexable(const query::Condition& c) {
-  switch (c.op) {
-    case query::Op::kNe:
-    case query::Op::kNin:
-      return false;
-    default:
-      return c.path.text != "_key" && !c.value.is_null();
-  }
-}
-
 }  // namespace
 
 AutoIndexer::AutoIndexer(std::shared_ptr<ClientPool> pool, std::string database,
@@ -167,29 +156,23 @@ void AutoIndexer::note(std::string_view ns, std::string_view collection, const s
                        const std::vector<query::SortKey>& sort,
                        std::chrono::steady_clock::time_point started) {
   if (!advisor_.policy().enabled) return;
-  std::vector<std::string> fields;
-  const auto consider = [&](const query::FieldPath& path) {
-    if (declared_.contains(path.text)) return;
-    const std::string name = index_name(path, kAutoPrefix);
-    {
-      std::lock_guard lock(mutex_);
-      if (auto it = last_used_ms_.find(name); it != last_used_ms_.end()) {
-        it->second = now_ms();
-        return;
-      }
-      if (admin_names_.contains(index_name(path, kAdminPrefix))) return;
-    }
-    if (std::find(fields.begin(), fields.end(), path.text) == fields.end()) {
-      fields.push_back(path.text);
+  // The automatic indexes the query's paths have are used now; the paths without an index are
+  // the advisor's to count.
+  const int64_t now = now_ms();
+  const auto mark_used = [&](const query::FieldPath& path) {
+    std::lock_guard lock(mutex_);
+    if (auto it = last_used_ms_.find(index_name(path, kAutoPrefix)); it != last_used_ms_.end()) {
+      it->second = now;
     }
   };
-  for (const query::Condition& c : match) {
-    if (indexable(c)) consider(c.path);
-  }
-  if (sort.size() == 1 && sort.front().path.text != "_key" &&
-      sort.front().path.text != "_created_at") {
-    consider(sort.front().path);
-  }
+  for (const query::Condition& c : match) mark_used(c.path);
+  if (sort.size() == 1) mark_used(sort.front().path);
+  const auto fields = index_candidates(match, sort, [&](const std::string& path) {
+    if (declared_.contains(path)) return true;
+    std::lock_guard lock(mutex_);
+    return std::any_of(paths_.begin(), paths_.end(),
+                       [&](const auto& entry) { return entry.second == path; });
+  });
   if (fields.empty()) return;
   const int64_t size = scope_size(ns, collection, scope, state);
   const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(

@@ -241,7 +241,11 @@ void SqliteProjectStore::note_query(std::string_view ns, std::string_view collec
   if (rows_read < advisor_.policy().costly_rows || !advisor_.policy().enabled) return;
   const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
       std::chrono::steady_clock::now() - started);
-  const auto fields = index_candidates(filter.rest, sort);
+  // The conditions an index decided are not in `rest`; a sort path with an index is not noted.
+  const auto snapshot = catalog_.snapshot();
+  const auto fields = index_candidates(filter.rest, sort, [&](const std::string& path) {
+    return IndexCatalog::find(snapshot, ns, collection, path) != nullptr;
+  });
   for (const std::string& path :
        advisor_.note(ns, collection, fields, rows_read, elapsed.count())) {
     request_index(ns, collection, path);

@@ -260,23 +260,6 @@ std::optional<IndexSort> index_sort(const Target& target, const query::Match& ma
   return out;
 }
 
-std::vector<std::string> index_candidates(const query::Match& rest,
-                                          const std::vector<query::SortKey>& sort) {
-  std::vector<std::string> out;
-  const auto add = [&](const std::string& path) {
-    if (path != "_key" && std::find(out.begin(), out.end(), path) == out.end()) {
-      out.push_back(path);
-    }
-  };
-  for (const query::Condition& c : rest) {
-    std::string predicate;
-    std::vector<Bind> binds;
-    if (index_predicate(c, &predicate, &binds)) add(c.path.text);
-  }
-  if (sort.size() == 1 && sort.front().path.text != "_created_at") add(sort.front().path.text);
-  return out;
-}
-
 std::optional<IndexOnly> index_only(const Target& target, const query::Match& match,
                                     const std::vector<query::SortKey>& sort,
                                     const std::vector<std::string>& indexed) {

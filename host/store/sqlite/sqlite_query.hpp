@@ -100,11 +100,6 @@ std::optional<IndexSort> index_sort(const Target& target, const query::Match& ma
                                     const std::vector<query::SortKey>& sort,
                                     const std::vector<std::string>& indexed);
 
-// The paths a field index would serve in a query whose `rest` conditions were tested on each
-// document and whose `sort` was by values: what the automatic index policy notes.
-std::vector<std::string> index_candidates(const query::Match& rest,
-                                          const std::vector<query::SortKey>& sort);
-
 // The state column's value, and the index rows of a document (rank, value) for one path.
 int state_code(store::State state);
 struct IndexValue {
