@@ -15,10 +15,10 @@ std::string field_key(std::string_view ns, std::string_view collection, std::str
   return key;
 }
 
-// Whether an index holds values an operand of this type can be compared with, for `op`.
-bool indexable_operand(const nlohmann::json& value, query::Op op) {
-  if (value.is_number() || value.is_string()) return true;
-  return value.is_boolean() && (op == query::Op::kEq || op == query::Op::kIn);
+// Whether an index holds values an operand of this type compares with (the query parser allows
+// ranges on numbers and strings only).
+bool indexable_operand(const nlohmann::json& value) {
+  return value.is_number() || value.is_string() || value.is_boolean();
 }
 
 bool indexable(const query::Condition& c) {
@@ -28,12 +28,11 @@ bool indexable(const query::Condition& c) {
     case query::Op::kGte:
     case query::Op::kLt:
     case query::Op::kLte:
-      return indexable_operand(c.value, c.op);
+      return indexable_operand(c.value);
     case query::Op::kIn:
       return c.value.is_array() && !c.value.empty() &&
-             std::all_of(c.value.begin(), c.value.end(), [&](const nlohmann::json& operand) {
-               return indexable_operand(operand, c.op);
-             });
+             std::all_of(c.value.begin(), c.value.end(),
+                         [&](const nlohmann::json& operand) { return indexable_operand(operand); });
     default:
       return false;
   }
