@@ -19,8 +19,6 @@ using nlohmann::json;
 
 // Deleted documents are purged at most this often per project (and always before a restore).
 constexpr int64_t kPurgeIntervalMs = 60'000;
-// Far beyond any collection, and small enough that the pagination arithmetic cannot overflow.
-constexpr int64_t kMaxOffset = int64_t{1} << 53;
 
 store::Scope scope_of(const Request& request) {
   return store::Scope::user(std::string(request.user_id));
@@ -108,15 +106,8 @@ Result<Reply> CollectionOps::find(const Request& request) {
   if (!filter) return filter.status();
   auto sort = sort_field(body, user_query_);
   if (!sort) return sort.status();
-  auto paging = query::parse_paging(body, user_query_);
+  auto paging = paging_fields(body, user_query_);
   if (!paging) return paging.status();
-  if (paging->limit < 1) {
-    return Status::validation("limit must be at least 1", {{"field", "limit"}});
-  }
-  if (paging->offset > kMaxOffset) {
-    return Status::validation("offset is above the maximum of " + std::to_string(kMaxOffset),
-                              {{"field", "offset"}, {"max", kMaxOffset}});
-  }
   query::Projection projection;
   if (auto it = body.find("project"); it != body.end() && !it->is_null()) {
     auto parsed = query::parse_projection(*it, user_query_);

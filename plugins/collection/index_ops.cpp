@@ -60,7 +60,7 @@ Result<Reply> IndexOps::explain(const Request& request) {
   if (!match) return match.status();
   auto sort = sort_field(body, user_query_);
   if (!sort) return sort.status();
-  auto paging = query::parse_paging(body, user_query_);
+  auto paging = paging_fields(body, user_query_);
   if (!paging) return paging.status();
   const auto user = body.find("user");
   if (user != body.end() && !user->is_null() && !user->is_string()) {

@@ -49,4 +49,19 @@ Result<std::vector<query::SortKey>> sort_field(const json& body,
   return query::parse_sort(text, options, "_created_at desc");
 }
 
+Result<query::Paging> paging_fields(const json& body, const query::ParseOptions& options) {
+  // Far beyond any collection, and small enough that the pagination arithmetic cannot overflow.
+  constexpr int64_t kMaxOffset = int64_t{1} << 53;
+  auto paging = query::parse_paging(body, options);
+  if (!paging) return paging.status();
+  if (paging->limit < 1) {
+    return Status::validation("limit must be at least 1", {{"field", "limit"}});
+  }
+  if (paging->offset > kMaxOffset) {
+    return Status::validation("offset is above the maximum of " + std::to_string(kMaxOffset),
+                              {{"field", "offset"}, {"max", kMaxOffset}});
+  }
+  return paging;
+}
+
 }  // namespace opbase::collection

@@ -1,5 +1,5 @@
 // The fields datastore ops read from their bodies the same way: the collection's name, a match,
-// a sort (docs/api.md#the-datastore), with the error each gives when it is wrong.
+// a sort, paging (docs/api.md#the-datastore), with the error each gives when it is wrong.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -25,5 +25,8 @@ Result<query::Match> match_field(const nlohmann::json& body, std::string_view fi
 // `sort`: a string such as "price desc, name asc"; absent or null: "_created_at desc".
 Result<std::vector<query::SortKey>> sort_field(const nlohmann::json& body,
                                                const query::ParseOptions& options);
+
+// `limit` (1 to options.limit_cap, default 100) and `offset` (0 to 2^53, default 0).
+Result<query::Paging> paging_fields(const nlohmann::json& body, const query::ParseOptions& options);
 
 }  // namespace opbase::collection

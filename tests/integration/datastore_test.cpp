@@ -934,9 +934,27 @@ TEST_F(Datastore, AdministratorsListAddAndDropIndexesAndExplainQueries) {
             daemon_)
           .code(),
       "VALIDATION_ERROR");
-  Answer bad = admin({{"op", "collection.index.add"}, {"collection", c}, {"field", 7}}, daemon_);
-  EXPECT_EQ(bad.code(), "VALIDATION_ERROR");
-  EXPECT_EQ(bad.body["error"]["details"]["field"], "field");
+  // Every malformed parameter is VALIDATION_ERROR naming it.
+  const std::vector<std::pair<json, std::string>> refused = {
+      {{{"op", "collection.index.add"}, {"collection", c}, {"field", 7}}, "field"},
+      {{{"op", "collection.index.add"}, {"collection", c}, {"field", "a..b"}}, "field"},
+      {{{"op", "collection.index.drop"}, {"collection", c}}, "field"},
+      {{{"op", "collection.index.list"}}, "collection"},
+      {{{"op", "collection.index.list"}, {"collection", "no/such"}}, ""},
+      {{{"op", "collection.explain"}, {"collection", c}, {"count", "yes"}}, "count"},
+      {{{"op", "collection.explain"}, {"collection", c}, {"user", 5}}, "user"},
+      {{{"op", "collection.explain"}, {"collection", c}, {"limit", 0}}, "limit"},
+      {{{"op", "collection.explain"}, {"collection", c}, {"sort", 3}}, "sort"},
+      {{{"op", "collection.explain"}, {"collection", c}, {"match", {{"n:$gt", true}}}}, "match"},
+  };
+  for (const auto& [body, field] : refused) {
+    Answer bad = admin(body, daemon_);
+    EXPECT_EQ(bad.status, 400) << body.dump() << " -> " << bad.body.dump();
+    EXPECT_EQ(bad.code(), "VALIDATION_ERROR") << body.dump();
+    if (!field.empty()) {
+      EXPECT_EQ(bad.body["error"]["details"]["field"], field) << body.dump();
+    }
+  }
 }
 
 }  // namespace
