@@ -146,21 +146,19 @@ class MongoProjectStore : public ProjectStore {
   Result<std::string> find(std::string_view ns, const store::FindRequest& request) override {
     const auto started = std::chrono::steady_clock::now();
     return guarded([&]() -> Result<std::string> {
-      auto filter = mongo::selection_filter(ns, request.collection, request.scope, request.state,
-                                            request.match);
-      if (!filter) return filter.status();
-      auto sort = mongo::record_sort(request.sort);
-      if (!sort) return sort.status();
+      auto selected = selection_of(ns, request);
+      if (!selected) return selected.status();
       Collection documents = docs();
       store::FindAnswer answer;
       if (request.limit != 0) {  // MongoDB reads limit 0 as "no limit"
-        const BsonDoc options = mongo::find_options(sort->get(), request.offset, request.limit);
-        auto found = documents.find_docs(filter->get(), options.get());
+        const BsonDoc options =
+            mongo::find_options(selected->sort.get(), request.offset, request.limit);
+        auto found = documents.find_docs(selected->filter.get(), options.get());
         if (!found) return found.status();
         answer.documents = std::move(*found);
       }
       if (request.with_total) {
-        auto total = documents.count(filter->get());
+        auto total = documents.count(selected->filter.get());
         if (!total) return total.status();
         answer.total = *total;
       }
@@ -345,19 +343,16 @@ class MongoProjectStore : public ProjectStore {
   Result<json> explain(std::string_view ns, const store::FindRequest& request,
                        bool count) override {
     return guarded([&]() -> Result<json> {
-      auto filter = mongo::selection_filter(ns, request.collection, request.scope, request.state,
-                                            request.match);
-      if (!filter) return filter.status();
-      auto sort = mongo::record_sort(request.sort);
-      if (!sort) return sort.status();
+      auto selected = selection_of(ns, request);
+      if (!selected) return selected.status();
       Collection documents = docs();
-      auto reply =
-          documents.read_command(mongo::explain_command(filter->get(), sort->get(), count).get());
+      auto reply = documents.read_command(
+          mongo::explain_command(selected->filter.get(), selected->sort.get(), count).get());
       if (!reply) return reply.status();
       const mongo::ExplainedPlan plan = mongo::read_explain(*reply);
       int64_t matched = plan.returned;
       if (count) {
-        auto counted = documents.count(filter->get());
+        auto counted = documents.count(selected->filter.get());
         if (!counted) return counted.status();
         matched = *counted;
       }
@@ -375,6 +370,20 @@ class MongoProjectStore : public ProjectStore {
 
  private:
   Collection docs() { return Collection(*pool_, database_, mongo::kDocuments); }
+
+  // The records a find selects, and their order.
+  struct Selection {
+    BsonDoc filter;
+    BsonDoc sort;
+  };
+  static Result<Selection> selection_of(std::string_view ns, const store::FindRequest& request) {
+    auto filter = mongo::selection_filter(ns, request.collection, request.scope, request.state,
+                                          request.match);
+    if (!filter) return filter.status();
+    auto sort = mongo::record_sort(request.sort);
+    if (!sort) return sort.status();
+    return Selection{std::move(*filter), std::move(*sort)};
+  }
 
   // MongoDB without a replica set has no transaction across documents: the journal records go
   // in right after the write, before it is acknowledged. A crash between the two loses the
