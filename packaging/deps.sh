@@ -9,13 +9,15 @@ packages=(
   # libraries the daemon and plugins link
   libpoco-dev nlohmann-json3-dev libmongoc-dev libbson-dev libssl-dev
   libcurl4-openssl-dev libzstd-dev libsqlite3-dev libargon2-dev libjemalloc-dev
-  libcrack2-dev cracklib-runtime
+  libcrack2-dev cracklib-runtime libarchive-dev
   # tests, sanitizers, fuzzing
   libgtest-dev libgmock-dev clang libclang-rt-14-dev curl
   # benchmarks
   wrk libbenchmark-dev
   # test peers
   python3 python3-aiosmtpd python3-mockupdb
+  # the browser the CORS test drives (through npm playwright-core)
+  chromium
 )
 # Node.js runs the independent verifiers (npm jose, standardwebhooks); some images ship their
 # own Node build, which conflicts with Debian's npm package, so only ask for it when absent.
@@ -36,14 +38,15 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # The npm packages of tests/package.json (exact versions: jose for id tokens, standardwebhooks
-# for webhook signatures), into tests/node_modules; again whenever one of them is missing, so a
+# for webhook signatures, playwright-core to drive chromium, typescript to check the JavaScript
+# client's types), into tests/node_modules; again whenever one of them is missing, so a
 # checkout that had only the older list gets the new one.
 tests_dir="$(cd "$(dirname "$0")/../tests" && pwd)"
 need_npm=false
-for module in jose standardwebhooks; do
+for module in jose standardwebhooks playwright-core typescript; do
   [ -d "$tests_dir/node_modules/$module" ] || need_npm=true
 done
 if $need_npm; then
-  echo "deps.sh: installing the test verifiers (npm)"
+  echo "deps.sh: installing the test tools (npm)"
   (cd "$tests_dir" && npm install --no-audit --no-fund --loglevel=error >/dev/null)
 fi
