@@ -6,25 +6,35 @@
 #   make fuzz     the libFuzzer targets, five minutes each
 #   make bench    Release build + wrk scenarios beside the /healthz ceiling (bench/run.sh)
 #   make bench-siege  find by _key and /healthz with and without 11,000 idle and slow connections
-#   make package  the Debian package (CPack) in build/
+#   make package  the Debian packages (CPack) in build/: opbase and opbase-dev (the plugin SDK)
 BUILD_DIR ?= build
 ASAN_DIR ?= build-asan
 FUZZ_DIR ?= build-fuzz
 JOBS ?= $(shell nproc)
 CTEST_JOBS ?= 2
 
-.PHONY: format format-check deps configure build run test test-main test-asan test-fuzz fuzz package bench bench-webhooks bench-siege clean
+.PHONY: format format-check deps deps-run configure configure-run build run test test-main test-asan test-fuzz fuzz package bench bench-webhooks bench-siege clean
 
 deps:
 	@packaging/deps.sh
 
+# What running needs only: no test, fuzzing or benchmark packages, no test targets. The build
+# folder is the one make test uses, so what one built the other reuses.
+deps-run:
+	@packaging/deps.sh --run
+
 configure: deps
-	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
+	  -DOPBASE_BUILD_TESTS=ON
+
+configure-run: deps-run
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
+	  -DOPBASE_BUILD_TESTS=OFF
 
 build: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS)
 
-run: configure
+run: configure-run
 	cmake --build $(BUILD_DIR) -j$(JOBS) --target opbase echo hello_c collection auth webhooks
 	$(BUILD_DIR)/host/opbase --config conf/opbase.properties \
 	  --set plugins.dir=$(BUILD_DIR)/plugins-out --set projects.print_generated_keys=true
@@ -63,7 +73,8 @@ test-fuzz: deps
 fuzz:
 	$(MAKE) test-fuzz FUZZ_SECONDS=300
 
-package: build
+package: configure-run
+	cmake --build $(BUILD_DIR) -j$(JOBS)
 	cd $(BUILD_DIR) && cpack
 
 bench: deps

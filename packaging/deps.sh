@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
-# Installs every Debian package that building, testing and benchmarking opbase needs.
+# Installs the Debian packages opbase needs.
+#   deps.sh         everything: building, testing and benchmarking (make test, make bench)
+#   deps.sh --run   only building and running the daemon (make run, make package)
 # Idempotent and non-interactive: packages already present are skipped without touching apt.
 set -euo pipefail
 
+mode="${1:-all}"
+case "$mode" in
+  all | --run) ;;
+  *) echo "usage: deps.sh [--run]" >&2; exit 2 ;;
+esac
+
 packages=(
   # build
-  build-essential cmake pkg-config git file clang-format
+  build-essential cmake pkg-config git file
   # libraries the daemon and plugins link
   libpoco-dev nlohmann-json3-dev libmongoc-dev libbson-dev libssl-dev
   libcurl4-openssl-dev libzstd-dev libsqlite3-dev libargon2-dev libjemalloc-dev
   libcrack2-dev cracklib-runtime libarchive-dev
-  # tests, sanitizers, fuzzing
-  libgtest-dev libgmock-dev clang libclang-rt-14-dev curl
+)
+[ "$mode" = "--run" ] || packages+=(
+  # formatting, tests, sanitizers, fuzzing, the Debian packages' check
+  clang-format libgtest-dev libgmock-dev clang libclang-rt-14-dev curl
   # benchmarks
   wrk libbenchmark-dev
   # test peers
@@ -19,9 +29,10 @@ packages=(
   # the browser the CORS test drives (through npm playwright-core)
   chromium
 )
-# Node.js runs the independent verifiers (npm jose, standardwebhooks); some images ship their
-# own Node build, which conflicts with Debian's npm package, so only ask for it when absent.
-command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+# Node.js runs the independent verifiers (npm jose, standardwebhooks) and the JavaScript client's
+# tests; some images ship their own Node build, which conflicts with Debian's npm package, so
+# only ask for it when absent.
+[ "$mode" = "--run" ] || command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -41,6 +52,7 @@ fi
 # for webhook signatures, playwright-core to drive chromium, typescript to check the JavaScript
 # client's types), into tests/node_modules; again whenever one of them is missing, so a
 # checkout that had only the older list gets the new one.
+[ "$mode" = "--run" ] && exit 0
 tests_dir="$(cd "$(dirname "$0")/../tests" && pwd)"
 need_npm=false
 for module in jose standardwebhooks playwright-core typescript; do

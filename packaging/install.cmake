@@ -52,21 +52,26 @@ install(CODE "
 install(FILES "${_opbase_gen}/opbase.service" DESTINATION lib/systemd/system COMPONENT daemon)
 
 install(FILES
+  "${CMAKE_CURRENT_LIST_DIR}/debian/copyright"
   "${PROJECT_SOURCE_DIR}/docs/api.md"
   "${PROJECT_SOURCE_DIR}/docs/configuration.md"
   "${PROJECT_SOURCE_DIR}/docs/operations.md"
   "${PROJECT_SOURCE_DIR}/docs/plugin-guide.md"
   DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT daemon)
 
-# Debian maintainer scripts (packaging/debian) and the conffile list.
+# Every Debian package has its copyright file in its own doc folder.
+install(FILES "${CMAKE_CURRENT_LIST_DIR}/debian/copyright"
+  DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/opbase-dev COMPONENT sdk)
+
+# Debian maintainer scripts (packaging/debian) and the conffile list, of the daemon's package.
 file(CONFIGURE OUTPUT "${_opbase_gen}/conffiles"
   CONTENT "${OPBASE_CONF_INSTALL_DIR}/opbase.properties\n" @ONLY)
-set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
+set(CPACK_DEBIAN_OPBASE_PACKAGE_CONTROL_EXTRA
   "${CMAKE_CURRENT_LIST_DIR}/debian/postinst"
   "${CMAKE_CURRENT_LIST_DIR}/debian/postrm"
   "${_opbase_gen}/conffiles")
 # Scripts 0755, conffiles 0644, as dpkg expects.
-set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
+set(CPACK_DEBIAN_OPBASE_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
 # postinst runs groupadd/useradd (package passwd); dpkg-shlibdeps adds the libraries. The auth
 # plugin reads cracklib's dictionary, which no library brings: cracklib-runtime.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "passwd, cracklib-runtime")
+set(CPACK_DEBIAN_OPBASE_PACKAGE_DEPENDS "passwd, cracklib-runtime")

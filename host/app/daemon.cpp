@@ -45,6 +45,11 @@ Status Daemon::apply_settings() {
     return Status::validation("log.level must be debug, info, warning or error");
   }
   log::set_level(level);
+  log::Format format = log::Format::kText;
+  if (!log::parse_format(config_.get_or("log.format", "text"), &format)) {
+    return Status::validation("log.format must be text or json");
+  }
+  log::set_format(format);
   if (const std::string file = config_.get_or("log.file"); !file.empty() && !log::set_file(file)) {
     return Status::validation("cannot open log.file " + file + ": " + std::strerror(errno));
   }
@@ -164,6 +169,11 @@ ReadinessReport Daemon::readiness() const {
     ready = false;
   }
   checks["plugins"] = plugins;
+  // A daemon whose plugins serve no op answers every call UNKNOWN_OPERATION: not ready, whatever
+  // loaded (an empty plugins.enabled, say).
+  const size_t ops = registry_.op_count();
+  checks["ops"] = ops;
+  if (ops == 0) ready = false;
   if (stores_) checks["store"] = stores_->readiness(&ready);
   return {ready,
           nlohmann::json{{"status", ready ? "ready" : "not_ready"}, {"checks", checks}}.dump()};

@@ -35,6 +35,9 @@ const std::vector<ConfigDefault>& config_defaults() {
       {"server.receive_timeout_s", "30",
        "seconds for a whole request (head and body) to arrive, from its first byte"},
       {"server.send_timeout_s", "30", "seconds a client may take to read a response"},
+      {"server.cors_origins", "*",
+       "web origins whose pages may call the API: *, off, or a comma-separated list of "
+       "scheme://host[:port]"},
       {"server.drain_timeout_s", "30",
        "on SIGTERM, seconds for in-flight requests and then the event bus to finish, together"},
       {"storage.driver", "sqlite", "document store: sqlite (embedded) or mongodb"},
@@ -91,6 +94,9 @@ const std::vector<ConfigDefault>& config_defaults() {
        "seconds before a failed mail is tried again, doubling after each failure up to an hour "
        "(1-3600)"},
       {"log.level", "info", "debug, info, warning or error"},
+      {"log.format", "text", "text (one line per entry) or json (one JSON object per line)"},
+      {"log.requests", "true",
+       "one info line per request: method, route, op, project, status, code, duration, id"},
       {"log.file", "",
        "append log lines to this file instead of standard error (needed with --daemon, which "
        "has none); empty: standard error"},

@@ -246,6 +246,7 @@ ApiAnswer Dispatcher::handle(const ApiCall& call) const {
   const Result<const Project*> admitted = admit(call.endpoint_key, call.api_key);
   if (!admitted) return fail(admitted.status());
   const Project* project = *admitted;
+  answer.project = project->id;
 
   // 2. The body: JSON, not too many values, an object, the op.
   BodyScan scan(max_json_values_);

@@ -37,6 +37,7 @@ struct ApiAnswer {
   std::vector<std::pair<std::string, std::string>> headers;  // beyond Content-Type / X-Request-Id
   std::string metric_op = "none";  // label for the metrics: a registered op, "unknown" or "none"
   std::string metric_code = "OK";
+  std::string project;  // the caller's project id, once known (for the request log)
 };
 
 // The service a plugin provides to check bearer tokens (the auth plugin will).

@@ -5,7 +5,9 @@
 
 #include "gateway/envelope.hpp"
 #include "gateway/jwks_route.hpp"
+#include "gateway/request_log.hpp"
 #include "log/log.hpp"
+#include "metrics/process_metrics.hpp"
 #include "util/secrets.hpp"
 
 namespace opbase::host {
@@ -148,6 +150,12 @@ Result<GatewaySettings> GatewaySettings::from(const Config& config) {
     }
     s.admin_key_digest = sha256(*admin_key);
   }
+  auto cors = CorsPolicy::from(config);
+  if (!cors) return cors.status();
+  s.cors = std::move(*cors);
+  auto log_requests = config.get_bool("log.requests");
+  if (!log_requests) return log_requests.status();
+  s.log_requests = *log_requests;
   return s;
 }
 
@@ -184,27 +192,116 @@ std::optional<http::Response> HttpGateway::admit(const http::RequestHead& head,
   if (admitted) return std::nullopt;
   const std::string request_id = request_id_for(head);
   metrics_.record_request("none", admitted.status().code(), 0);
-  return error_response(admitted.status().http_status(), admitted.status(), request_id);
+  http::Response response =
+      error_response(admitted.status().http_status(), admitted.status(), request_id);
+  settings_.cors.add_headers(head.field("Origin"), response.headers);
+  if (settings_.log_requests) {
+    log_request({.method = head.method,
+                 .path = path,
+                 .status = response.status,
+                 .code = admitted.status().code(),
+                 .request_id = request_id});
+  }
+  return response;
 }
 
-http::Response HttpGateway::refuse(int http_status, const Status& why) const {
-  return error_response(http_status, why, new_request_id());
+http::Response HttpGateway::refuse(int http_status, const Status& why,
+                                   const http::RequestHead* head) const {
+  const std::string request_id = new_request_id();
+  http::Response response = error_response(http_status, why, request_id);
+  if (head == nullptr) {
+    settings_.cors.add_headers_without_request(response.headers);
+  } else if (is_api_path(head->path())) {
+    settings_.cors.add_headers(head->field("Origin"), response.headers);
+  }
+  if (settings_.log_requests) {
+    log_request({.method = head != nullptr ? std::string_view(head->method) : "-",
+                 .path = head != nullptr ? head->path() : "-",
+                 .status = http_status,
+                 .code = why.code(),
+                 .request_id = request_id});
+  }
+  return response;
+}
+
+// OPTIONS on an API route: the methods it answers, and for a CORS preflight whether the page's
+// origin may send the request (403 when it may not, so the refusal is plain to anyone testing
+// with curl; the browser refuses either way).
+http::Response HttpGateway::answer_options(const http::RequestHead& head,
+                                           const char* allowed_methods,
+                                           const std::string& request_id) const {
+  const std::string_view origin = head.field("Origin");
+  if (CorsPolicy::is_preflight(head) && !settings_.cors.allows(origin)) {
+    http::Response refused =
+        error_response(403,
+                       Status(code::kForbidden,
+                              "this origin may not call the API from a browser (see "
+                              "server.cors_origins)",
+                              {{"origin", std::string(origin.substr(0, 256))}}),
+                       request_id);
+    settings_.cors.add_headers(origin, refused.headers);
+    return refused;
+  }
+  http::Response response;
+  response.status = 204;
+  response.headers.emplace_back("X-Request-Id", request_id);
+  response.headers.emplace_back("Allow", allowed_methods);
+  if (CorsPolicy::is_preflight(head)) {
+    for (auto& header : settings_.cors.preflight_headers(origin, allowed_methods)) {
+      response.headers.push_back(std::move(header));
+    }
+  }
+  return response;
 }
 
 http::Response HttpGateway::handle(http::Request& request) const {
+  const auto started = std::chrono::steady_clock::now();
+  const std::string request_id = request_id_for(request.head);
+  ApiAnswer served;  // what an API call was: its op, project and code
+  served.metric_op.clear();
+  served.metric_code.clear();
+  http::Response response = route(request, request_id, served);
+  if (settings_.log_requests) {
+    const std::string_view fallback_code = response.status < 400 ? "OK" : "-";
+    log_request(
+        {.method = request.head.method,
+         .path = request.head.path(),
+         .op = served.metric_op == "none" ? std::string_view() : served.metric_op,
+         .project = served.project,
+         .status = response.status,
+         .code = served.metric_code.empty() ? fallback_code : std::string_view(served.metric_code),
+         .seconds =
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+         .request_id = request_id});
+  }
+  return response;
+}
+
+http::Response HttpGateway::route(http::Request& request, const std::string& request_id,
+                                  ApiAnswer& served) const {
   const http::RequestHead& head = request.head;
-  const std::string request_id = request_id_for(head);
   const std::string_view path = head.path();
   // Before the API calls: it is a path below an endpoint key, which they refuse.
   if (const auto endpoint_key = jwks_endpoint_key(path)) {
-    if (auto refused = unless_method(head, "GET", request_id)) return *refused;
-    const ApiAnswer answer =
-        serve_jwks(dispatcher_.projects(), dispatcher_.registry(), *endpoint_key, request_id);
-    http::Response response = json_response(answer.http_status, answer.body, request_id);
-    for (const auto& header : answer.headers) response.headers.push_back(header);
+    if (head.method == "OPTIONS") return answer_options(head, "GET, HEAD, OPTIONS", request_id);
+    http::Response response;
+    if (auto refused = unless_method(head, "GET", request_id)) {
+      response = std::move(*refused);
+    } else {
+      const ApiAnswer answer =
+          serve_jwks(dispatcher_.projects(), dispatcher_.registry(), *endpoint_key, request_id);
+      response = json_response(answer.http_status, answer.body, request_id);
+      for (const auto& header : answer.headers) response.headers.push_back(header);
+    }
+    settings_.cors.add_headers(head.field("Origin"), response.headers);
     return response;
   }
-  if (is_api_path(path)) return serve_api(request, request_id);
+  if (is_api_path(path)) {
+    if (head.method == "OPTIONS") return answer_options(head, "POST, OPTIONS", request_id);
+    http::Response response = serve_api(request, request_id, served);
+    settings_.cors.add_headers(head.field("Origin"), response.headers);
+    return response;
+  }
   if (path == "/healthz") {
     if (auto refused = unless_method(head, "GET", request_id)) return *refused;
     return json_response(200, "{\"status\":\"ok\"}", request_id);
@@ -216,15 +313,16 @@ http::Response HttpGateway::handle(http::Request& request) const {
   }
   if (path == "/metrics") {
     if (auto refused = unless_method(head, "GET", request_id)) return *refused;
-    http::Response response =
-        json_response(200, metrics_.render() + server_.metrics_text(), request_id);
+    http::Response response = json_response(
+        200, metrics_.render() + server_.metrics_text() + process_metrics_text(), request_id);
     response.content_type = "text/plain; version=0.0.4; charset=utf-8";
     return response;
   }
   return no_route(head, request_id);
 }
 
-http::Response HttpGateway::serve_api(http::Request& request, const std::string& request_id) const {
+http::Response HttpGateway::serve_api(http::Request& request, const std::string& request_id,
+                                      ApiAnswer& served) const {
   const auto started = std::chrono::steady_clock::now();
   InFlight in_flight(metrics_);
   ApiAnswer answer = call_dispatcher_guarded(request, request_id);
@@ -233,6 +331,9 @@ http::Response HttpGateway::serve_api(http::Request& request, const std::string&
   metrics_.record_request(answer.metric_op, answer.metric_code, seconds);
   http::Response response = json_response(answer.http_status, std::move(answer.body), request_id);
   for (auto& header : answer.headers) response.headers.push_back(std::move(header));
+  served.metric_op = std::move(answer.metric_op);
+  served.metric_code = std::move(answer.metric_code);
+  served.project = std::move(answer.project);
   return response;
 }
 

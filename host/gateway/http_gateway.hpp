@@ -6,9 +6,11 @@
 //   GET  /healthz              whether the process responds
 //   GET  /readyz               stores reachable, every enabled plugin loaded (503 otherwise)
 //   GET  /metrics              Prometheus text format
+//   OPTIONS on the /api routes  CORS preflight (gateway/cors_policy.hpp)
 // Anything else is a JSON error: 404 for an unknown path, 405 (with Allow) for a wrong method.
-// Every response carries X-Request-Id. An API call's endpoint key and API key are checked as soon
-// as its headers arrive, before any of its body is read.
+// Every response carries X-Request-Id, and those of the /api routes the CORS headers. An API call's
+// endpoint key and API key are checked as soon as its headers arrive, before any of its body is
+// read.
 //
 // Thread-safety: start/stop from the main thread; requests are served on the server's threads.
 #pragma once
@@ -19,6 +21,7 @@
 #include <string>
 
 #include "config/config.hpp"
+#include "gateway/cors_policy.hpp"
 #include "gateway/dispatcher.hpp"
 #include "http/http_server.hpp"
 #include "metrics/metrics.hpp"
@@ -37,6 +40,10 @@ struct GatewaySettings {
   // SHA-256 of `server.admin_key` (at least 32 characters), or empty: the key that, sent as
   // X-Admin-Key, calls admin ops without an admin's token. Only the digest is kept.
   std::string admin_key_digest;
+  // Which web origins may call the API from a browser (server.cors_origins).
+  CorsPolicy cors = CorsPolicy::any_origin();
+  // One log line per request (log.requests).
+  bool log_requests = true;
 
   static Result<GatewaySettings> from(const Config& config);
 };
@@ -61,10 +68,17 @@ class HttpGateway final : public http::Handler {
   std::optional<http::Response> admit(const http::RequestHead& head,
                                       std::string_view client_address) const override;
   http::Response handle(http::Request& request) const override;
-  http::Response refuse(int http_status, const Status& why) const override;
+  http::Response refuse(int http_status, const Status& why,
+                        const http::RequestHead* head) const override;
 
  private:
-  http::Response serve_api(http::Request& request, const std::string& request_id) const;
+  http::Response route(http::Request& request, const std::string& request_id,
+                       ApiAnswer& served) const;
+  // `served` gets the call's op, project and code, for the request log.
+  http::Response serve_api(http::Request& request, const std::string& request_id,
+                           ApiAnswer& served) const;
+  http::Response answer_options(const http::RequestHead& head, const char* allowed_methods,
+                                const std::string& request_id) const;
   ApiAnswer call_dispatcher_guarded(http::Request& request, const std::string& request_id) const;
   ApiAnswer call_dispatcher(http::Request& request, const std::string& request_id) const;
 

@@ -48,9 +48,10 @@ class Handler {
   virtual Response handle(Request& request) const = 0;
 
   // The front's own refusals (malformed request, too large, too slow, too many connections),
-  // rendered in the API's error form. `why`'s code decides nothing: `http_status` is sent. Called
-  // from the I/O thread: must not block.
-  virtual Response refuse(int http_status, const Status& why) const = 0;
+  // rendered in the API's error form. `why`'s code decides nothing: `http_status` is sent. `head`
+  // is the refused request's when it was parsed, else nullptr. Called from the I/O thread: must
+  // not block.
+  virtual Response refuse(int http_status, const Status& why, const RequestHead* head) const = 0;
 };
 
 }  // namespace opbase::host::http

@@ -238,7 +238,7 @@ class HttpServer::Loop {
     c.refused_at_accept = true;
     watch(fd, 0, &c);
     std::lock_guard lock(c.mu);
-    queue_response(c, handler_.refuse(status, why), Connection::Then::kLinger);
+    queue_response(c, handler_.refuse(status, why, nullptr), Connection::Then::kLinger);
   }
 
   void on_event(Connection& c) {
@@ -362,7 +362,7 @@ class HttpServer::Loop {
       return false;
     }
     if (head.content_length && *head.content_length > settings_.max_body_bytes) {
-      answer_and_close(c, 413, too_large(), Connection::Then::kLinger);
+      answer_and_close(c, 413, too_large(), Connection::Then::kLinger, &head);
       return false;
     }
     if (head.content_length && !reserve(c, *head.content_length)) return false;
@@ -398,7 +398,7 @@ class HttpServer::Loop {
         answer_and_close(
             c, 503,
             busy("the server holds as many request bodies as it may; try again", "body_memory"),
-            Connection::Then::kLinger);
+            Connection::Then::kLinger, &c.request.head);
         return false;
       }
     } while (!counters_.inflight_body_bytes.compare_exchange_weak(
@@ -422,7 +422,7 @@ class HttpServer::Loop {
       const size_t used = c.chunked.feed(c.in, body);
       c.in.erase(0, used);
       if (body.size() > settings_.max_body_bytes) {
-        answer_and_close(c, 413, too_large(), Connection::Then::kLinger);
+        answer_and_close(c, 413, too_large(), Connection::Then::kLinger, &head);
         return false;
       }
       if (body.size() > c.reserved_body_bytes &&
@@ -431,7 +431,8 @@ class HttpServer::Loop {
       }
       if (c.chunked.failed()) {
         counters_.malformed.fetch_add(1, std::memory_order_relaxed);
-        answer_and_close(c, 400, Status::validation(c.chunked.error()), Connection::Then::kLinger);
+        answer_and_close(c, 400, Status::validation(c.chunked.error()), Connection::Then::kLinger,
+                         &head);
         return false;
       }
       if (!c.chunked.done()) return true;
@@ -452,11 +453,12 @@ class HttpServer::Loop {
     if (workers_->try_push([this, connection] { answer(*connection); })) return;
     counters_.refused_busy.fetch_add(1, std::memory_order_relaxed);
     release_body(c);
-    queue_response(c,
-                   handler_.refuse(503, busy("every worker is busy and the queue is full; try "
-                                             "again",
-                                             "queue_full")),
-                   Connection::Then::kNextRequest);
+    queue_response(
+        c,
+        handler_.refuse(503,
+                        busy("every worker is busy and the queue is full; try again", "queue_full"),
+                        &c.request.head),
+        Connection::Then::kNextRequest);
   }
 
   // ---- the worker ----
@@ -470,8 +472,10 @@ class HttpServer::Loop {
 
   // ---- either thread, with c.mu held ----
 
-  void answer_and_close(Connection& c, int status, const Status& why, Connection::Then then) {
-    queue_response(c, handler_.refuse(status, why), then);
+  // `head` is the request's when it was parsed, or nullptr.
+  void answer_and_close(Connection& c, int status, const Status& why, Connection::Then then,
+                        const RequestHead* head = nullptr) {
+    queue_response(c, handler_.refuse(status, why, head), then);
   }
 
   // Sends `response` (as much as the socket takes now) and arranges what follows.
@@ -619,8 +623,10 @@ class HttpServer::Loop {
         const int limit = c.phase == Connection::Phase::kHead ? settings_.header_timeout_s
                                                               : settings_.receive_timeout_s;
         const std::string bytes = response_bytes(
-            handler_.refuse(408, Status::validation("the request did not arrive within " +
-                                                    std::to_string(limit) + " seconds")),
+            handler_.refuse(408,
+                            Status::validation("the request did not arrive within " +
+                                               std::to_string(limit) + " seconds"),
+                            c.phase == Connection::Phase::kBody ? &c.request.head : nullptr),
             true, false);
         [[maybe_unused]] ssize_t sent = ::send(c.fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
         break;

@@ -525,6 +525,7 @@ TEST_F(Gateway, ReadyzIs200WhenEveryEnabledPluginLoaded) {
   for (const std::string name : {"echo", "probe", "auth"}) {
     EXPECT_EQ(r.json()["checks"]["plugins"][name], "loaded") << name << ": " << r.body;
   }
+  EXPECT_GT(r.json()["checks"]["ops"].get<int>(), 0) << r.body;
 }
 
 TEST(GatewayReadiness, ReadyzIs503NamingTheRefusedPlugin) {
@@ -539,6 +540,47 @@ TEST(GatewayReadiness, ReadyzIs503NamingTheRefusedPlugin) {
   // Not ready, but what did load serves, and the log says why the other did not.
   EXPECT_EQ(daemon->call({{"op", "echo.ping"}}).status, 200);
   EXPECT_TRUE(contains(daemon->log(), "plugin 'no_such_plugin' refused")) << daemon->log();
+}
+
+TEST(GatewayReadiness, ReadyzIs503WhenNoPluginServesOps) {
+  DaemonOptions options;
+  options.plugins = {};
+  auto daemon = DaemonProcess::start(options);
+  const HttpResponse r = daemon->request("GET", "/readyz");
+  ASSERT_EQ(r.status, 503) << r.describe();
+  EXPECT_EQ(r.json()["status"], "not_ready");
+  EXPECT_EQ(r.json()["checks"]["ops"], 0) << r.body;
+  EXPECT_EQ(daemon->request("GET", "/healthz").status, 200) << "alive, only not ready";
+}
+
+// The standard process_* series, read from /proc at each scrape: open descriptors follow the
+// connections the daemon holds.
+TEST_F(Gateway, MetricsIncludeTheProcessSeries) {
+  const auto rss = daemon_->metric("process_resident_memory_bytes");
+  ASSERT_TRUE(rss.has_value());
+  EXPECT_GT(*rss, 1 << 20);
+  EXPECT_GT(daemon_->metric("process_cpu_seconds_total").value_or(0), 0);
+  EXPECT_GT(daemon_->metric("process_virtual_memory_bytes").value_or(0), *rss);
+  EXPECT_GE(daemon_->metric("process_threads").value_or(0), 2);
+  EXPECT_GE(daemon_->metric("process_max_fds").value_or(0), 1024);
+  const double started = daemon_->metric("process_start_time_seconds").value_or(0);
+  const double now =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  EXPECT_LT(now - started, 600) << "started " << now - started << " s ago";
+  EXPECT_GE(now - started, -2);
+
+  // Each scrape is a connection of its own, which the daemon may still hold for a moment: the
+  // eight scrapes above may close while the idle connections open.
+  constexpr int kEarlierScrapes = 8;
+  const double fds = daemon_->metric("process_open_fds").value_or(0);
+  ASSERT_GT(fds, 3);
+  constexpr int kConnections = 40;
+  std::vector<std::unique_ptr<Client>> idle;
+  for (int i = 0; i < kConnections; ++i) {
+    idle.push_back(std::make_unique<Client>(daemon_->port()));
+    ASSERT_EQ(idle.back()->send("GET", "/healthz").status, 200);
+  }
+  EXPECT_GE(daemon_->metric("process_open_fds").value_or(0), fds + kConnections - kEarlierScrapes);
 }
 
 TEST_F(Gateway, MetricsCountRequestsByOpAndCode) {

@@ -183,6 +183,25 @@ TEST(Lifecycle, RefusesToStartWithAMalformedConfigValue) {
   expect_refused(refused_start(bad_level), "log.level");
 }
 
+// A second daemon on a port in use must not share it (SO_REUSEPORT would split the requests
+// between the two): it exits 78 naming the address, and the first one keeps every request.
+TEST(Lifecycle, RefusesToStartWhenItsPortIsTaken) {
+  auto first = DaemonProcess::start();
+  for (const std::string host : {"127.0.0.1", "0.0.0.0"}) {
+    DaemonOptions second;
+    second.config = {{"server.host", host}, {"server.port", std::to_string(first->port())}};
+    const auto result = refused_start(second);
+    expect_refused(result, "cannot listen on " + host + ":" + std::to_string(first->port()));
+    EXPECT_EQ(result.first, 78) << result.second;
+  }
+  constexpr int kCalls = 20;
+  for (int i = 0; i < kCalls; ++i) ASSERT_EQ(first->call({{"op", "echo.ping"}}).status, 200);
+  EXPECT_TRUE(eventually(
+      [&] { return first->metric(R"(opbase_requests_total{op="echo.ping",code="OK"})") == kCalls; },
+      5s))
+      << "every call reached the first daemon";
+}
+
 TEST(Lifecycle, RefusesToStartWithAMalformedPropertiesFile) {
   DaemonOptions options;
   options.properties = "# a comment\nserver.threads = 8\nthis line has no equals sign\n";

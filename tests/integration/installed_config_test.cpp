@@ -1,0 +1,64 @@
+// installed_config_test: the configuration the Debian package installs as
+// /etc/opbase/opbase.properties (packaging/opbase.production.properties, as this build installs
+// it) makes a daemon that serves: it loads the shipped service areas, is ready, and a user can
+// sign up and store a document. Only the folders and the port are the test's own.
+// Thread-safety: each test runs on the one gtest thread.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "daemon_process.hpp"
+
+namespace opbase::test {
+namespace {
+
+std::string installed_config() {
+  std::ifstream file(OPBASE_INSTALLED_CONFIG);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// The comma-separated plugins.enabled of a properties text.
+std::vector<std::string> enabled_plugins(const std::string& properties) {
+  std::istringstream lines(properties);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("plugins.enabled")) continue;
+    std::vector<std::string> names;
+    std::stringstream list(line.substr(line.find('=') + 1));
+    for (std::string name; std::getline(list, name, ',');) {
+      name.erase(0, name.find_first_not_of(' '));
+      name.erase(name.find_last_not_of(' ') + 1);
+      if (!name.empty()) names.push_back(name);
+    }
+    return names;
+  }
+  return {};
+}
+
+TEST(InstalledConfig, LoadsAuthAndCollectionAndIsReady) {
+  const std::string properties = installed_config();
+  ASSERT_FALSE(properties.empty()) << "no " << OPBASE_INSTALLED_CONFIG;
+  DaemonOptions options;
+  options.properties = properties;
+  options.plugins = enabled_plugins(properties);
+  ASSERT_EQ(options.plugins, (std::vector<std::string>{"auth", "collection"}));
+  options.config = {{"auth.rate.signup_per_address", "off"}};
+  auto daemon = DaemonProcess::start(options);
+
+  const HttpResponse ready = daemon->request("GET", "/readyz");
+  ASSERT_EQ(ready.status, 200) << ready.describe();
+  EXPECT_EQ(ready.json()["checks"]["plugins"]["auth"], "loaded");
+  EXPECT_EQ(ready.json()["checks"]["plugins"]["collection"], "loaded");
+
+  const auto& user = daemon->user("installed");
+  const HttpResponse stored = daemon->call(
+      {{"op", "collection.insert"}, {"collection", "notes"}, {"data", {{"text", "hello"}}}},
+      user.bearer());
+  EXPECT_EQ(stored.status, 200) << stored.describe();
+}
+
+}  // namespace
+}  // namespace opbase::test
