@@ -13,15 +13,6 @@
 namespace opbase::host {
 namespace {
 
-bool valid_project_id(std::string_view id) {
-  if (id.empty() || id.size() > 64) return false;
-  for (char c : id) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
-}
-
 bool valid_endpoint_key(std::string_view key) {
   if (key.empty() || key.size() > 128) return false;
   for (char c : key) {
@@ -35,6 +26,15 @@ bool valid_endpoint_key(std::string_view key) {
 constexpr size_t kMinApiKeyLength = 16;
 
 }  // namespace
+
+bool is_valid_project_id(std::string_view id) {
+  if (id.empty() || id.size() > 64) return false;
+  for (char c : id) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
 
 Result<bool> ensure_default_project_keys(Config& config) {
   const bool has_endpoint_key = config.get("projects.default.endpoint_key").has_value();
@@ -88,7 +88,7 @@ Result<std::unique_ptr<Projects>> Projects::load(Config& config) {
 }
 
 Status Projects::add(std::string id, std::string endpoint_key, std::string_view api_key) {
-  if (!valid_project_id(id)) {
+  if (!is_valid_project_id(id)) {
     return Status::validation("project id '" + id +
                               "' must be 1-64 of lowercase letters, digits, '_' and '-'");
   }

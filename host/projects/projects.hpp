@@ -44,6 +44,9 @@ class Projects {
   std::unordered_map<std::string, const Project*> by_api_key_digest_;
 };
 
+// A project id: 1-64 of lowercase letters, digits, '_' and '-' (it also names the project's file).
+bool is_valid_project_id(std::string_view id);
+
 // Creates or reads <storage.path>/default-project.properties and layers its keys into config.
 // Answers true when the keys were created now or read from that file (not from configuration).
 Result<bool> ensure_default_project_keys(Config& config);
