@@ -19,6 +19,7 @@ Daemon::~Daemon() { stop(); }
 
 Status Daemon::load() {
   if (Status applied = apply_settings(); !applied) return applied;
+  if (Status locked = lock_storage(); !locked) return locked;
   if (Status loaded = load_projects(); !loaded) return loaded;
   if (Status opened = open_stores(); !opened) return opened;
   auto mail = mail_settings_from(config_);
@@ -61,6 +62,15 @@ Status Daemon::apply_settings() {
   auto drain = config_.get_int("server.drain_timeout_s", 0, 3600);
   if (!drain) return drain.status();
   drain_s_ = static_cast<int>(*drain);
+  return Status::ok();
+}
+
+// Before anything under storage.path is read or written: a restore may be replacing it.
+Status Daemon::lock_storage() {
+  if (config_.get_or("storage.driver", "sqlite") != "sqlite") return Status::ok();
+  auto lock = StorageLock::take(config_.get_or("storage.path", "data"), StorageLock::Mode::kShared);
+  if (!lock) return lock.status();
+  storage_lock_ = std::move(*lock);
   return Status::ok();
 }
 
@@ -154,7 +164,8 @@ void Daemon::stop() {
   if (loader_) loader_->shutdown_all();
   // After the plugins, which may queue mail until they stop; what is not sent stays queued.
   if (mail_queue_) mail_queue_->stop();
-  stores_.reset();  // after the plugins: they may write until their shutdown returns
+  stores_.reset();        // after the plugins: they may write until their shutdown returns
+  storage_lock_.reset();  // the files are closed
   log::info("daemon", "stopped");
 }
 

@@ -2,12 +2,14 @@
 // plugins, dispatcher, HTTP gateway — and takes it down again in the reverse order: stop
 // accepting and drain requests, drain the event bus, shut plugins down in reverse load order.
 // The start-up is in two steps so that a command run from the shell (`opbase admin create`) can
-// take the first, load(), and call plugin services without ever serving HTTP.
+// take the first, load(), and call plugin services without ever serving HTTP. With the embedded
+// store, load() takes storage.path's lock shared and stop() releases it (app/storage_lock.hpp).
 // Thread-safety: load, start and stop from one thread.
 #pragma once
 
 #include <memory>
 
+#include "app/storage_lock.hpp"
 #include "config/config.hpp"
 #include "events/durable_subscriptions.hpp"
 #include "events/event_bus.hpp"
@@ -46,6 +48,7 @@ class Daemon {
 
  private:
   Status apply_settings();
+  Status lock_storage();
   Status load_projects();
   Status open_stores();
   void load_plugins();
@@ -54,6 +57,8 @@ class Daemon {
   void print_banner() const;
 
   Config config_;
+  // The embedded store's storage.path, held shared while its files are open (storage_lock.hpp).
+  std::unique_ptr<StorageLock> storage_lock_;
   std::unique_ptr<Projects> projects_;
   std::unique_ptr<Stores> stores_;
   std::unique_ptr<Mailer> mailer_;         // before loader_: plugins may send mail until shutdown
