@@ -1,7 +1,8 @@
 // opbase: the daemon's entry point. Poco's ServerApplication gives foreground running by default,
 // --daemon and --pidfile, and SIGTERM/SIGINT handling; this file adds --config and --set, and
-// the sub-command `admin create` (app/admin_command.hpp), which takes the same options for its
-// configuration and its own four.
+// the sub-commands `admin create` (app/admin_command.hpp), `backup` (app/backup_command.hpp) and
+// `restore` (app/restore_command.hpp), which take the same options for their configuration and
+// their own.
 #include <Poco/Util/HelpFormatter.h>
 #include <Poco/Util/Option.h>
 #include <Poco/Util/OptionSet.h>
@@ -15,7 +16,9 @@
 #include <optional>
 
 #include "app/admin_command.hpp"
+#include "app/backup_command.hpp"
 #include "app/daemon.hpp"
+#include "app/restore_command.hpp"
 #include "log/log.hpp"
 #include "opbase/version.hpp"
 
@@ -54,10 +57,19 @@ constexpr const char* kAdminHelp =
     "OPBASE_ADMIN_PASSWORD when --password is absent, which keeps it out of ps. Prints "
     "'admin created: <userkey> <email>' and exits 0; exits 1 with 'error: <CODE>: <message>', "
     "2 for bad usage.";
+constexpr const char* kBackupUsage = "[--config FILE] [--set key=value ...] backup --to FILE";
+constexpr const char* kRestoreUsage =
+    "[--config FILE] [--set key=value ...] restore --from FILE [--force]";
+constexpr const char* kBackupHelp =
+    "backup writes one file with a consistent copy of every project's embedded store and the "
+    "default project's keys, while the server runs. restore checks such a file and puts it into "
+    "an empty storage.path while no server runs there; --force first renames the project files "
+    "there to <name>.before-restore-<time>. Both print one summary line and exit 0; they exit 1 "
+    "with 'error: <message>', 2 for bad usage.";
 
-// Exit statuses of `admin create` (the server's are Poco's: 64 usage, 78 configuration).
-constexpr int kAdminExitFailed = 1;
-constexpr int kAdminExitUsage = 2;
+// Exit statuses of the sub-commands (the server's are Poco's: 64 usage, 78 configuration).
+constexpr int kCommandExitFailed = 1;
+constexpr int kCommandExitUsage = 2;
 
 // The options of `admin create`, as given.
 struct AdminOptions {
@@ -67,6 +79,15 @@ struct AdminOptions {
   std::optional<std::string> display_name;
 
   bool any() const { return email || password || project || display_name; }
+};
+
+// The options of `backup` and `restore`, as given.
+struct BackupOptions {
+  std::optional<std::string> to;
+  std::optional<std::string> from;
+  bool force = false;
+
+  bool any() const { return to || from || force; }
 };
 
 // --password when given, or else OPBASE_ADMIN_PASSWORD, which is then removed from the
@@ -108,6 +129,13 @@ class OpbaseApplication final : public Poco::Util::ServerApplication {
         admin_option("project", "ID", "admin create: the project (default 'default')"));
     options.addOption(admin_option(
         "display-name", "N", "admin create: the display name (default: the address's local part)"));
+    options.addOption(admin_option("to", "FILE", "backup: the backup file to write"));
+    options.addOption(admin_option("from", "FILE", "restore: the backup file to read"));
+    options.addOption(
+        Poco::Util::Option("force", "",
+                           "restore: replace the project files in storage.path, keeping them "
+                           "aside as <name>.before-restore-<time>")
+            .repeatable(false));
   }
 
   void handleOption(const std::string& name, const std::string& value) override {
@@ -116,7 +144,9 @@ class OpbaseApplication final : public Poco::Util::ServerApplication {
       Poco::Util::HelpFormatter help(options());
       help.setCommand(commandName());
       help.setUsage(kServerUsage);
-      help.setFooter("Or: " + commandName() + " " + kAdminUsage + "\n" + kAdminHelp);
+      help.setFooter("Or: " + commandName() + " " + kAdminUsage + "\n" + kAdminHelp +
+                     "\n\nOr: " + commandName() + " " + kBackupUsage + "\nOr: " + commandName() +
+                     " " + kRestoreUsage + "\n" + kBackupHelp);
       help.setHeader("opbase " OPBASE_VERSION " - a self-hosted backend platform.");
       help.format(std::cout);
       stopOptionsProcessing();
@@ -138,12 +168,20 @@ class OpbaseApplication final : public Poco::Util::ServerApplication {
       admin_.project = value;
     } else if (name == "display-name") {
       admin_.display_name = value;
+    } else if (name == "to") {
+      backup_.to = value;
+    } else if (name == "from") {
+      backup_.from = value;
+    } else if (name == "force") {
+      backup_.force = true;
     }
   }
 
   int main(const std::vector<std::string>& args) override {
     if (exit_early_) return EXIT_OK;
     if (!args.empty() && args.front() == "admin") return admin(args);
+    if (!args.empty() && args.front() == "backup") return backup(args);
+    if (!args.empty() && args.front() == "restore") return restore(args);
     if (!args.empty()) {
       log::error("daemon", "unexpected argument '" + args.front() + "' (see --help)");
       return EXIT_USAGE;
@@ -152,6 +190,11 @@ class OpbaseApplication final : public Poco::Util::ServerApplication {
       log::error("daemon",
                  "--email, --password, --project and --display-name belong to "
                  "'admin create' (see --help)");
+      return EXIT_USAGE;
+    }
+    if (backup_.any()) {
+      log::error("daemon",
+                 "--to, --from and --force belong to 'backup' and 'restore' (see --help)");
       return EXIT_USAGE;
     }
     auto config = load_config();
@@ -185,6 +228,9 @@ class OpbaseApplication final : public Poco::Util::ServerApplication {
   int admin(const std::vector<std::string>& args) {
     if (args.size() != 2 || args[1] != "create")
       return admin_usage("the admin command is 'create'");
+    if (backup_.any()) {
+      return admin_usage("--to, --from and --force belong to 'backup' and 'restore'");
+    }
     if (!admin_.email || admin_.email->empty()) return admin_usage("--email is required");
     AdminCreateArgs create;
     create.email = *admin_.email;
@@ -197,9 +243,45 @@ class OpbaseApplication final : public Poco::Util::ServerApplication {
     auto config = load_config();
     if (!config) {
       std::fprintf(stderr, "error: %s\n", config.status().to_string().c_str());
-      return kAdminExitFailed;
+      return kCommandExitFailed;
     }
     return run_admin_create(std::move(*config), create);
+  }
+
+  int backup(const std::vector<std::string>& args) {
+    if (args.size() != 1) return usage("unexpected argument '" + args[1] + "'", kBackupUsage);
+    if (admin_.any() || backup_.from || backup_.force) {
+      return usage("backup takes only --to (and --config, --set)", kBackupUsage);
+    }
+    if (!backup_.to || backup_.to->empty()) return usage("--to FILE is required", kBackupUsage);
+    auto config = load_config();
+    if (!config) {
+      std::fprintf(stderr, "error: %s\n", config.status().message().c_str());
+      return kCommandExitFailed;
+    }
+    return run_backup(*config, BackupArgs{*backup_.to});
+  }
+
+  int restore(const std::vector<std::string>& args) {
+    if (args.size() != 1) return usage("unexpected argument '" + args[1] + "'", kRestoreUsage);
+    if (admin_.any() || backup_.to) {
+      return usage("restore takes only --from and --force (and --config, --set)", kRestoreUsage);
+    }
+    if (!backup_.from || backup_.from->empty()) {
+      return usage("--from FILE is required", kRestoreUsage);
+    }
+    auto config = load_config();
+    if (!config) {
+      std::fprintf(stderr, "error: %s\n", config.status().message().c_str());
+      return kCommandExitFailed;
+    }
+    return run_restore(*config, RestoreArgs{*backup_.from, backup_.force});
+  }
+
+  int usage(const std::string& why, const char* usage_line) const {
+    std::fprintf(stderr, "error: %s\nusage: %s %s\n", why.c_str(), commandName().c_str(),
+                 usage_line);
+    return kCommandExitUsage;
   }
 
   int admin_usage(const std::string& why) const {
@@ -207,11 +289,12 @@ class OpbaseApplication final : public Poco::Util::ServerApplication {
                  "error: %s\nusage: %s %s\n(the password may come from OPBASE_ADMIN_PASSWORD "
                  "instead of --password, which keeps it out of ps)\n",
                  why.c_str(), commandName().c_str(), kAdminUsage);
-    return kAdminExitUsage;
+    return kCommandExitUsage;
   }
 
   ConfigSources sources_;
   AdminOptions admin_;
+  BackupOptions backup_;
   bool exit_early_ = false;
 };
 
