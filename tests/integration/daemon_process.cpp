@@ -87,8 +87,8 @@ std::vector<std::pair<std::string, std::string>> settings_for(const DaemonOption
       {"log.level", "debug"},
   };
   if (!options.use_default_project) {
-    *endpoint_key = "ep_" + random_hex(24);
-    *api_key = "ak_" + random_hex(48);
+    *endpoint_key = options.endpoint_key.empty() ? "ep_" + random_hex(24) : options.endpoint_key;
+    *api_key = options.api_key.empty() ? "ak_" + random_hex(48) : options.api_key;
     s.emplace_back("projects.generate_default", "false");
     s.emplace_back("projects.test.endpoint_key", *endpoint_key);
     s.emplace_back("projects.test.api_key", *api_key);
@@ -183,6 +183,8 @@ std::optional<double> metric_value(std::string_view exposition, std::string_view
 std::unique_ptr<DaemonProcess> DaemonProcess::spawn(const DaemonOptions& options) {
   std::unique_ptr<DaemonProcess> d(new DaemonProcess());
   d->dir_ = make_temp_dir();
+  const auto storage = options.config.find("storage.path");
+  d->storage_path_ = storage != options.config.end() ? storage->second : d->dir_;
   const std::string config_file = d->dir_ + "/opbase.properties";
   write_file(config_file, options.properties);
 
@@ -245,7 +247,7 @@ bool DaemonProcess::wait_listening(std::chrono::milliseconds timeout) {
 }
 
 bool DaemonProcess::read_default_project_keys() {
-  std::istringstream lines(read_file(dir_ + "/default-project.properties"));
+  std::istringstream lines(read_file(storage_path_ + "/default-project.properties"));
   std::string line;
   while (std::getline(lines, line)) {
     const auto eq = line.find('=');

@@ -42,6 +42,10 @@ struct DaemonOptions {
   // true: no test project; the daemon generates its "default" project, whose keys are then read
   // from <storage.path>/default-project.properties.
   bool use_default_project = false;
+  // The keys of the project "test"; empty: random ones. A daemon started on files restored from
+  // another's backup takes that one's keys.
+  std::string endpoint_key;
+  std::string api_key;
   // The text of the properties file passed with --config. A file is always passed, so a
   // system-wide configuration file never leaks into a test; empty means an empty file.
   std::string properties;
@@ -110,6 +114,7 @@ class DaemonProcess {
   pid_t pid_ = -1;
   std::optional<int> exit_status_;
   std::string dir_;
+  std::string storage_path_;  // dir_, unless DaemonOptions::config sets storage.path
   std::string host_;
   int port_ = 0;
   std::string endpoint_key_;
