@@ -57,6 +57,7 @@ install(FILES
   "${PROJECT_SOURCE_DIR}/docs/configuration.md"
   "${PROJECT_SOURCE_DIR}/docs/operations.md"
   "${PROJECT_SOURCE_DIR}/docs/plugin-guide.md"
+  "${PROJECT_SOURCE_DIR}/docs/query.md"
   DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT daemon)
 
 # Every Debian package has its copyright file in its own doc folder.
