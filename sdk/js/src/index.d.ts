@@ -220,5 +220,5 @@ export declare function verifyWebhook<P = Json>(
   secret: string,
   headers: Headers | { [name: string]: string | string[] | undefined },
   body: string | Uint8Array,
-  options?: { toleranceSeconds?: number; now?: () => number; signatureContent?: 'id.timestamp.body' | 'timestamp.body' },
+  options?: { toleranceSeconds?: number; now?: () => number; signatureContent?: 'id.timestamp.body' | 'timestamp.body'; crypto?: Crypto },
 ): Promise<P>;

@@ -46,7 +46,7 @@ function refuse(message) {
  * @param {Headers|object} headers  the request's headers
  * @param {string|Uint8Array} body  the raw body, exactly as received
  * @param {{toleranceSeconds?: number, now?: () => number,
- *          signatureContent?: 'id.timestamp.body' | 'timestamp.body'}} [options]
+ *          signatureContent?: 'id.timestamp.body' | 'timestamp.body', crypto?: Crypto}} [options]
  *   signatureContent: the endpoint's signature_content (default the standard id.timestamp.body)
  */
 export async function verifyWebhook(secret, headers, body, options = {}) {
@@ -63,7 +63,10 @@ export async function verifyWebhook(secret, headers, body, options = {}) {
     throw refuse(`the webhook timestamp is not within ${tolerance} seconds of now`);
   }
   if (typeof secret !== 'string' || !secret) throw new TypeError('opbase: the endpoint secret is required');
-  const key = await crypto.subtle.importKey(
+  // Node 18 has no global crypto: pass {crypto: require('node:crypto').webcrypto} there.
+  const subtle = (options.crypto ?? globalThis.crypto)?.subtle;
+  if (!subtle) throw new TypeError('opbase: no Web Crypto here; pass options.crypto (Node 18: node:crypto webcrypto)');
+  const key = await subtle.importKey(
     'raw',
     base64ToBytes(secret.startsWith('whsec_') ? secret.slice(6) : secret),
     { name: 'HMAC', hash: 'SHA-256' },
@@ -72,7 +75,7 @@ export async function verifyWebhook(secret, headers, body, options = {}) {
   );
   const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
   const signed = options.signatureContent === 'timestamp.body' ? `${timestamp}.${text}` : `${id}.${timestamp}.${text}`;
-  const mac = await crypto.subtle.sign('HMAC', key, encoder.encode(signed));
+  const mac = await subtle.sign('HMAC', key, encoder.encode(signed));
   const expected = bytesToBase64(new Uint8Array(mac));
   const matched = signatures
     .split(' ')
