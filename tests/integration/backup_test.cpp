@@ -24,6 +24,7 @@
 #include <thread>
 
 #include "daemon_process.hpp"
+#include "file_text.hpp"
 #include "temp_dir.hpp"
 
 namespace opbase::test {
@@ -43,13 +44,6 @@ bool contains(const std::string& text, std::string_view part) {
   return text.find(part) != std::string::npos;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 void write_file(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << bytes;
@@ -60,7 +54,7 @@ std::map<std::string, std::string> files_in(const std::string& dir) {
   std::map<std::string, std::string> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     files[entry.path().filename().string()] =
-        entry.is_regular_file() ? read_file(entry.path().string()) : "<not a file>";
+        entry.is_regular_file() ? file_text(entry.path().string()) : "<not a file>";
   }
   return files;
 }
@@ -271,7 +265,7 @@ TEST(Backup, RestoreRefusesAStoragePathInUseOrWithProjectFilesAndForceKeepsThemA
   const CommandRun backup = run_opbase(original->dir(), {"backup", "--to", file});
   ASSERT_EQ(backup.status, 0) << backup.err;
   EXPECT_TRUE(contains(backup.out, "backed up 1 project(s) (default) to ")) << backup.out;
-  const std::string original_keys = read_file(original->dir() + "/default-project.properties");
+  const std::string original_keys = file_text(original->dir() + "/default-project.properties");
 
   auto other = DaemonProcess::start(options);
   ASSERT_NE(other->endpoint_key(), original->endpoint_key());
@@ -355,7 +349,7 @@ TEST(Backup, RestoreRefusesADamagedBackupAndChangesNothing) {
   ASSERT_EQ(run_opbase(full.path(), {"restore", "--from", good}).status, 0);
   const auto full_before = files_in(full.path());
 
-  const std::string bytes = read_file(good);
+  const std::string bytes = file_text(good);
   ASSERT_GT(bytes.size(), 1000u);
   std::string flipped = bytes;
   flipped[flipped.size() / 2] = static_cast<char>(flipped[flipped.size() / 2] ^ 0x5a);

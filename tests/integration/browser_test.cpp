@@ -12,18 +12,12 @@
 
 #include "child_server.hpp"
 #include "daemon_process.hpp"
+#include "file_text.hpp"
 
 namespace opbase::test {
 namespace {
 
 using namespace std::chrono_literals;
-
-std::string file_text(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
 
 // Runs the page against a daemon with server.cors_origins = `origins`; the script's exit code.
 int run_page(const std::string& origins, std::string* output_text) {

@@ -10,16 +10,12 @@
 #include <string>
 
 #include "daemon_process.hpp"
+#include "file_text.hpp"
 
 namespace opbase::test {
 namespace {
 
-std::string installed_config() {
-  std::ifstream file(OPBASE_INSTALLED_CONFIG);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
+std::string installed_config() { return file_text(OPBASE_INSTALLED_CONFIG); }
 
 // The comma-separated plugins.enabled of a properties text.
 std::vector<std::string> enabled_plugins(const std::string& properties) {

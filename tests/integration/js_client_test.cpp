@@ -11,6 +11,7 @@
 
 #include "child_server.hpp"
 #include "daemon_process.hpp"
+#include "file_text.hpp"
 
 namespace opbase::test {
 namespace {
@@ -18,13 +19,6 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr const char* kAdminKey = "js-client-test-admin-key-0123456789abcdef";
-
-std::string file_text(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
 
 TEST(JsClient, PassesItsTestsAgainstTheDaemon) {
   DaemonOptions options;

@@ -15,17 +15,13 @@
 #include <map>
 #include <sstream>
 
+#include "file_text.hpp"
 #include "temp_dir.hpp"
 
 namespace opbase::host {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::file_text;
 
 void write_file(const std::string& path, const std::string& bytes) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
@@ -131,7 +127,7 @@ TEST_F(BackupArchive, WhatIsWrittenIsReadBackByteForByte) {
   EXPECT_EQ(extracted->projects, std::vector<std::string>{"shop"});
   EXPECT_EQ(extracted->opbase_version, "1.2.3");
   for (const auto& [name, content] : files_) {
-    EXPECT_EQ(read_file(into + "/" + name), content) << name;
+    EXPECT_EQ(file_text(into + "/" + name), content) << name;
     EXPECT_EQ(std::filesystem::status(into + "/" + name).permissions(),
               std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
   }
@@ -195,7 +191,7 @@ TEST_F(BackupArchive, TheManifestComesFirstAndIsChecked) {
 
 TEST_F(BackupArchive, ACutShortOrUnreadableFileIsRefused) {
   write_good_archive();
-  const std::string whole = read_file(archive());
+  const std::string whole = file_text(archive());
   for (const size_t keep : {whole.size() / 2, whole.size() - 10, size_t{10}, size_t{0}}) {
     write_file(archive(), whole.substr(0, keep));
     const auto extracted = extract_backup_archive(archive(), target());
