@@ -5,10 +5,17 @@
 export class Auth {
   #call;
   #session;
+  #jwks;
 
-  constructor(call, session) {
+  constructor(call, session, jwks) {
     this.#call = call;
     this.#session = session;
+    this.#jwks = jwks;
+  }
+
+  /** The project's ID token public keys, `{keys: [...]}`, to check tokens with a JOSE library. */
+  jwks() {
+    return this.#jwks();
   }
 
   /** auth.signup: email, password, display_name, and the optional profile fields. */

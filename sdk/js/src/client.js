@@ -34,7 +34,7 @@ export class OpbaseClient {
       refresh: (tokenSet) => this.#refresh(tokenSet),
     });
     const call = (op, params, access) => this.#call(op, params, access);
-    this.auth = new Auth(call, this.#session);
+    this.auth = new Auth(call, this.#session, () => this.#transport.jwks());
     this.webhooks = new Webhooks(call);
   }
 
@@ -57,7 +57,15 @@ export class OpbaseClient {
   // server admin key when the client has one.
   async #call(op, params, access = {}) {
     const token = access.user || access.admin ? await this.#session.idToken() : null;
-    return this.#transport.call(op, params, { token, admin: access.admin });
+    try {
+      return await this.#transport.call(op, params, { token, admin: access.admin });
+    } catch (error) {
+      // The token expired by the server's clock but not by this one's (a clock behind, a laptop
+      // that slept): refresh and send the call once more.
+      if (!token || !(error instanceof OpbaseError) || error.code !== ErrorCode.TOKEN_EXPIRED) throw error;
+      const fresh = await this.#session.refresh();
+      return this.#transport.call(op, params, { token: fresh.id_token, admin: access.admin });
+    }
   }
 
   async #refresh(tokenSet) {

@@ -75,6 +75,8 @@ export declare class Auth {
   signin(params: SigninParams): Promise<TokenSet>;
   signout(params?: { id_token?: string; aud?: string }): Promise<{ signout: boolean }>;
   refresh(): Promise<TokenSet>;
+  /** The project's ID token public keys (the JWKS route). */
+  jwks(): Promise<{ keys: Array<{ [field: string]: Json }> }>;
   verifyIdToken(params?: { id_token?: string; aud?: string }): Promise<UserProfile>;
   updateProfile(params: { data: { [field: string]: Json }; id_token?: string; refresh_token?: string; aud?: string }): Promise<TokenSet>;
   sendOtp(params: { email: string; intent: OtpIntent }): Promise<{ otp: boolean; next_op: string }>;

@@ -67,15 +67,19 @@ export class Session {
 
   /** The kept token set, or null when signed out. */
   async tokenSet() {
-    if (this.#current === undefined) {
-      const text = await this.#storage.getItem(this.#key);
-      try {
-        this.#current = text ? JSON.parse(text) : null;
-      } catch {
-        this.#current = null;
-      }
-    }
+    if (this.#current === undefined) this.#current = await this.#stored();
     return this.#current;
+  }
+
+  // What the storage holds now: another client sharing it (a second browser tab) may have
+  // refreshed or ended the session since this one read it.
+  async #stored() {
+    const text = await this.#storage.getItem(this.#key);
+    try {
+      return text ? JSON.parse(text) : null;
+    } catch {
+      return null;
+    }
   }
 
   async set(tokenSet) {
@@ -106,13 +110,24 @@ export class Session {
     return (await this.refresh()).id_token;
   }
 
-  /** Refreshes now; concurrent callers share the one refresh in flight. */
+  /**
+   * Refreshes now; concurrent callers share the one refresh in flight. When the storage already
+   * holds a newer token set that is not due (another tab refreshed first), that one is taken
+   * instead: refreshing with the spent refresh token would be refused as a reuse. When the
+   * storage holds none (another tab signed out), the session ends here too.
+   */
   refresh() {
     if (!this.#refreshing) {
       this.#refreshing = (async () => {
-        const tokenSet = await this.tokenSet();
-        if (!tokenSet) throw new Error('opbase: not signed in');
-        const fresh = await this.#refresh(tokenSet);
+        const known = await this.tokenSet();
+        const stored = await this.#stored();
+        if (!stored) {
+          await this.clear();
+          throw new Error('opbase: not signed in');
+        }
+        this.#current = stored;
+        if (known && stored.refresh_token !== known.refresh_token && !this.needsRefresh(stored)) return stored;
+        const fresh = await this.#refresh(stored);
         await this.set(fresh);
         return fresh;
       })().finally(() => {

@@ -54,6 +54,21 @@ export class Transport {
     return this.#envelope(op, response, text);
   }
 
+  /** GETs the project's JWKS route: the key set `{keys: [...]}` as it is, not in an envelope. */
+  async jwks() {
+    const op = 'jwks';
+    let response;
+    let text;
+    try {
+      response = await this.fetch(`${this.endpoint}/.well-known/jwks.json`, { method: 'GET' });
+      text = await response.text();
+    } catch (cause) {
+      throw new OpbaseNetworkError({ message: `${op}: ${String(cause?.message ?? cause)}`, cause, op });
+    }
+    if (response.ok) return JSON.parse(text);
+    return this.#envelope(op, response, text);
+  }
+
   #envelope(op, response, text) {
     const requestId = response.headers.get('X-Request-Id');
     let body;

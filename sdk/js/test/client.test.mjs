@@ -143,3 +143,19 @@ test('the admin ops take the server admin key', async () => {
   assert.deepEqual(await collection.dropIndex('price'), { dropped: true });
   await assert.rejects(client().collection('x').indexes(), { code: 'AUTHENTICATION_FAILED' });
 });
+
+test('jwks gives the public key that verifies the id token; a wrong endpoint key is UNKNOWN_OPERATION', async () => {
+  const { client: c } = await signedIn('jwks');
+  const { keys } = await c.auth.jwks();
+  const [header, payload, signature] = (await c.auth.session()).id_token.split('.');
+  const { kid } = JSON.parse(Buffer.from(header, 'base64url').toString());
+  const jwk = keys.find((key) => key.kid === kid);
+  assert.ok(jwk, `the set has the token's key ${kid}`);
+  const subtle = globalThis.crypto?.subtle ?? (await import('node:crypto')).webcrypto.subtle;
+  const key = await subtle.importKey('jwk', { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y }, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
+  const signed = new TextEncoder().encode(`${header}.${payload}`);
+  const verify = (data) => subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, key, Buffer.from(signature, 'base64url'), data);
+  assert.equal(await verify(signed), true);
+  assert.equal(await verify(new TextEncoder().encode(`${header}.${payload}x`)), false);
+  await assert.rejects(client({ endpointKey: 'no-such-endpoint' }).auth.jwks(), { code: 'UNKNOWN_OPERATION', status: 404 });
+});

@@ -23,7 +23,8 @@ export async function app(): Promise<void> {
   }
   const payload = await verifyWebhook<{ type: string }>('whsec_x', new Headers(), '{}');
   const type: string = payload.type;
-  console.log(ttl, first, total, count, inserted, type);
+  const { keys } = await client.auth.jwks();
+  console.log(ttl, first, total, count, inserted, type, keys.length);
 
   // @ts-expect-error the email is required
   await client.auth.signin({ password: 'x' });
