@@ -74,6 +74,7 @@ Status Endpoints::bootstrap(std::string_view project, const WebhooksConfig& conf
   insert.update({{"_key", kConfigEndpointId},
                  {"_userkey", nullptr},
                  {"_created_at", iso_time(now_ms)},
+                 {"created_ms", now_ms},
                  {"secret", config.secret.empty() ? new_secret() : config.secret}});
   auto match = query::parse_match({{"_key", kConfigEndpointId}}, store::wire_parse_options());
   if (!match) return match.status();

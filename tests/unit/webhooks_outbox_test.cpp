@@ -604,6 +604,22 @@ TEST_F(Outboxes, AFinalFailureEndsTheMessageWithoutARetry) {
   EXPECT_EQ(m["attempts"]["1"]["error"], "the endpoint was deleted");
 }
 
+TEST(WebhookEndpoints, TheConfigurationsEndpointKeepsWhenItWasMadeAcrossStarts) {
+  test::StoreBackedHost env{"webhooks"};
+  DocumentStore store{env.host()};
+  Endpoints endpoints{store};
+  WebhooksConfig config;
+  config.url = "https://hooks.example.com/in";
+  const int64_t made_ms = env.now_ms();
+  ASSERT_TRUE(endpoints.bootstrap("p", config, made_ms));
+  env.fake().advance_ms(5000);
+  ASSERT_TRUE(endpoints.bootstrap("p", config, env.now_ms()));
+  auto found = endpoints.get("p", kConfigEndpointId);
+  ASSERT_TRUE(found && found->has_value());
+  EXPECT_EQ((**found)["created_ms"], made_ms);
+  EXPECT_EQ((**found)["modified_ms"], made_ms + 5000);
+}
+
 TEST(WebhookEndpoints,
      ADeletedEndpointKeepsItsQueueVisibleUntilTheRetentionAndComesBackIfConfigured) {
   test::StoreBackedHost env{"webhooks"};
