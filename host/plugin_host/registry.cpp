@@ -1,6 +1,7 @@
 #include "plugin_host/registry.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "opbase/internal/op_names.hpp"
 
@@ -31,9 +32,14 @@ Status Registry::add_op(std::string_view plugin, std::string_view name, opbase_a
                         opbase_op_fn fn, void* state) {
   if (Status s = check_name(plugin, name, "op"); !s) return s;
   if (fn == nullptr) return Status::validation("op '" + std::string(name) + "' has no handler");
-  if (access < OPBASE_ACCESS_API_KEY || access > OPBASE_ACCESS_USER_OPTIONAL) {
+  // A C plugin can pass any integer here. Its bytes are read as one, since reading an enum
+  // outside its values is undefined.
+  int level = 0;
+  static_assert(sizeof level == sizeof access);
+  std::memcpy(&level, &access, sizeof level);
+  if (level < OPBASE_ACCESS_API_KEY || level > OPBASE_ACCESS_USER_OPTIONAL) {
     return Status::validation("op '" + std::string(name) + "' has an unknown access level " +
-                              std::to_string(static_cast<int>(access)));
+                              std::to_string(level));
   }
   std::string alias = alias_of(name);
   for (const std::string_view taken : {name, std::string_view(alias)}) {

@@ -499,7 +499,9 @@ TEST(SigningKeys, FromJsonRefusesBadInput) {
   BIO* bio = BIO_new(BIO_s_mem());
   PEM_write_bio_PrivateKey(bio, p384, nullptr, nullptr, 0, nullptr, nullptr);
   char* data = nullptr;
-  changed["private_pem"] = std::string(data, static_cast<size_t>(BIO_get_mem_data(bio, &data)));
+  // The length first: it also sets `data`, and arguments have no evaluation order.
+  const auto length = static_cast<size_t>(BIO_get_mem_data(bio, &data));
+  changed["private_pem"] = std::string(data, length);
   BIO_free(bio);
   EVP_PKEY_free(p384);
   bad.push_back(changed);
@@ -525,7 +527,8 @@ TEST(SigningKeys, AnEncryptedPemIsRefusedWithoutPrompting) {
   BIO* bio = BIO_new(BIO_s_mem());
   PEM_write_bio_PKCS8PrivateKey(bio, key.es256_key(), EVP_aes_256_cbc(), "pw", 2, nullptr, nullptr);
   char* data = nullptr;
-  const std::string pem(data, static_cast<size_t>(BIO_get_mem_data(bio, &data)));
+  const auto length = static_cast<size_t>(BIO_get_mem_data(bio, &data));
+  const std::string pem(data, length);
   BIO_free(bio);
   ASSERT_NE(pem.find("ENCRYPTED"), std::string::npos);
   EXPECT_FALSE(SigningKey::from_json({{"kid", "k"}, {"alg", "ES256"}, {"private_pem", pem}}));
