@@ -1,0 +1,18 @@
+// What the AI ops need to know of a text before any provider sees it: its length in Unicode code
+// points (the unit of the content limit, DECISIONS 40) and whether it is blank. Request texts come
+// from parsed JSON, so they are valid UTF-8 already.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace opbase::ai {
+
+// Code points in UTF-8 text: the bytes that do not continue a sequence.
+size_t code_points(std::string_view text);
+
+// True for text with no code point other than Unicode white space (ASCII spaces and controls,
+// NBSP, the U+2000 spaces, line and paragraph separators, ideographic space, and BOM).
+bool is_blank(std::string_view text);
+
+}  // namespace opbase::ai
