@@ -1,4 +1,4 @@
-// The AI ops' content checks: lengths in code points (DECISIONS 40), blank text.
+// The AI ops' content checks: lengths in code points (docs/api.md#ai-text-lengths), blank text.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -1,6 +1,6 @@
 // What the AI ops need to know of a text before any provider sees it: its length in Unicode code
-// points (the unit of the content limit, DECISIONS 40) and whether it is blank. Request texts come
-// from parsed JSON, so they are valid UTF-8 already.
+// points (the unit of the content limit: docs/api.md#ai-text-lengths) and whether it is blank.
+// Request texts come from parsed JSON, so they are valid UTF-8 already.
 #pragma once
 
 #include <cstddef>
