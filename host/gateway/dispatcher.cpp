@@ -291,23 +291,49 @@ ApiAnswer Dispatcher::handle(const ApiCall& call) const {
   auto caller = authorize(*op, *project, call);
   if (!caller) return fail(caller.status());
 
-  // 4. The handler.
+  // 4. The handler: here, or on the op's lane.
+  if (op->lane != nullptr) {
+    answer.lane_call = LaneCall{project,
+                                op,
+                                std::move(op_name),
+                                std::move(caller->user_id),
+                                std::move(caller->claims),
+                                std::move(caller->token)};
+    return answer;
+  }
+  return run(call, *project, *op, op_name, *caller);
+}
+
+ApiAnswer Dispatcher::run_on_lane(const ApiCall& call, const LaneCall& checked) const {
+  return run(call, *checked.project, *checked.op, checked.called_as,
+             Caller{checked.user_id, checked.claims, checked.token});
+}
+
+ApiAnswer Dispatcher::run(const ApiCall& call, const Project& project, const OpEntry& op,
+                          std::string_view called_as, const Caller& caller) const {
+  ApiAnswer answer;
+  answer.project = project.id;
+  answer.metric_op = op.name;
+  auto fail = [&](const Status& status, int http_status = 0) {
+    fill_error(answer, status, call.request_id, http_status);
+    return answer;
+  };
   const opbase_request request{
-      sizeof(opbase_request),   str(op->name),        str(op_name),        str(call.body),
-      str(project->id),         str(caller->user_id), str(caller->claims), str(call.request_id),
-      str(call.client_address), str(caller->token)};
+      sizeof(opbase_request),   str(op.name),        str(called_as),     str(call.body),
+      str(project.id),          str(caller.user_id), str(caller.claims), str(call.request_id),
+      str(call.client_address), str(caller.token)};
   opbase_response response;
   opbase_rc rc = OPBASE_RC_ERROR;
   try {
-    rc = op->fn(op->state, &request, &response);
+    rc = op.fn(op.state, &request, &response);
   } catch (...) {
-    log::error("gateway", "op " + op->name + " let an exception escape (request " +
+    log::error("gateway", "op " + op.name + " let an exception escape (request " +
                               std::string(call.request_id) + ")");
     return fail(Status::internal("internal error"));
   }
   if (response.failed) return fail(response.error_status(), response.http_status);
   if (rc != OPBASE_RC_OK) {
-    log::error("gateway", "op " + op->name + " failed without an error (request " +
+    log::error("gateway", "op " + op.name + " failed without an error (request " +
                               std::string(call.request_id) + ")");
     return fail(Status::internal("internal error"));
   }

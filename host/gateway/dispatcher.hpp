@@ -31,6 +31,17 @@ struct ApiCall {
   std::string_view client_address;
 };
 
+// A call that passed every check and waits to run on its op's lane (registry.hpp OpEntry.lane):
+// what the handler will be given, kept apart from the worker that checked it.
+struct LaneCall {
+  const Project* project = nullptr;
+  const OpEntry* op = nullptr;
+  std::string called_as;
+  std::string user_id;
+  std::string claims;
+  std::string token;
+};
+
 struct ApiAnswer {
   int http_status = 200;
   std::string body;
@@ -38,6 +49,9 @@ struct ApiAnswer {
   std::string metric_op = "none";  // label for the metrics: a registered op, "unknown" or "none"
   std::string metric_code = "OK";
   std::string project;  // the caller's project id, once known (for the request log)
+  // Set when the op runs on its plugin's lane: nothing else is, and the caller hands this to
+  // run_on_lane() on one of the lane's threads.
+  std::optional<LaneCall> lane_call;
 };
 
 // The service a plugin provides to check bearer tokens (the auth plugin will).
@@ -57,7 +71,12 @@ class Dispatcher {
         max_json_values_(max_json_values),
         admin_key_digest_(std::move(admin_key_digest)) {}
 
+  // Checks the call and runs its handler; or, for an op that runs on a lane, checks the call
+  // and answers `lane_call` for run_on_lane().
   ApiAnswer handle(const ApiCall& call) const;
+  // The handler of a call handle() sent to a lane, on a thread of that lane. `call` is the same
+  // call (its body and request id are read again, not its headers).
+  ApiAnswer run_on_lane(const ApiCall& call, const LaneCall& checked) const;
 
   // The first step of handle(), on its own: the project of the endpoint key (or of the API key
   // when there is no endpoint key) and its API key, compared in constant time. The HTTP front
@@ -79,6 +98,9 @@ class Dispatcher {
   Result<Caller> authorize(const OpEntry& op, const Project& project, const ApiCall& call) const;
   // An admin op called with X-Admin-Key: the server's administrator, no user.
   Result<Caller> authorize_admin_key(std::string_view presented) const;
+
+  ApiAnswer run(const ApiCall& call, const Project& project, const OpEntry& op,
+                std::string_view called_as, const Caller& caller) const;
 
   const Projects& projects_;
   const Registry& registry_;

@@ -82,18 +82,6 @@ std::optional<http::Response> unless_method(const http::RequestHead& head, const
   return response;
 }
 
-// Counts one API request as in flight for as long as it lives, exceptions included.
-class InFlight {
- public:
-  explicit InFlight(Metrics& metrics) : metrics_(metrics) { metrics_.request_started(); }
-  ~InFlight() { metrics_.request_finished(); }
-  InFlight(const InFlight&) = delete;
-  InFlight& operator=(const InFlight&) = delete;
-
- private:
-  Metrics& metrics_;
-};
-
 }  // namespace
 
 Result<GatewaySettings> GatewaySettings::from(const Config& config) {
@@ -178,7 +166,11 @@ Status HttpGateway::start() {
 void HttpGateway::stop(int drain_s) {
   if (!started_) return;
   started_ = false;
+  dispatcher_.registry().begin_stopping_lanes();
   server_.stop(drain_s);
+  // Lane calls hold connections the front keeps until they answer: they finish (queued ones are
+  // refused at once) before the front's connections go.
+  dispatcher_.registry().stop_lanes();
 }
 
 std::optional<http::Response> HttpGateway::admit(const http::RequestHead& head,
@@ -254,32 +246,39 @@ http::Response HttpGateway::answer_options(const http::RequestHead& head,
   return response;
 }
 
-http::Response HttpGateway::handle(http::Request& request) const {
-  const auto started = std::chrono::steady_clock::now();
-  const std::string request_id = request_id_for(request.head);
+void HttpGateway::handle(http::Request& request, http::Reply reply) const {
+  Exchange exchange{request, request_id_for(request.head), std::chrono::steady_clock::now(),
+                    std::move(reply)};
   ApiAnswer served;  // what an API call was: its op, project and code
   served.metric_op.clear();
   served.metric_code.clear();
-  http::Response response = route(request, request_id, served);
+  std::optional<http::Response> response = route(exchange, served);
+  if (response) send(exchange, std::move(*response), served);
+}
+
+// The request log line, then the response on its way.
+void HttpGateway::send(Exchange& exchange, http::Response response, const ApiAnswer& served) const {
   if (settings_.log_requests) {
+    const http::RequestHead& head = exchange.request.head;
     const std::string_view fallback_code = response.status < 400 ? "OK" : "-";
     log_request(
-        {.method = request.head.method,
-         .path = request.head.path(),
+        {.method = head.method,
+         .path = head.path(),
          .op = served.metric_op == "none" ? std::string_view() : served.metric_op,
          .project = served.project,
          .status = response.status,
          .code = served.metric_code.empty() ? fallback_code : std::string_view(served.metric_code),
          .seconds =
-             std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
-         .request_id = request_id});
+             std::chrono::duration<double>(std::chrono::steady_clock::now() - exchange.started)
+                 .count(),
+         .request_id = exchange.request_id});
   }
-  return response;
+  exchange.reply(std::move(response));
 }
 
-http::Response HttpGateway::route(http::Request& request, const std::string& request_id,
-                                  ApiAnswer& served) const {
-  const http::RequestHead& head = request.head;
+std::optional<http::Response> HttpGateway::route(Exchange& exchange, ApiAnswer& served) const {
+  const http::RequestHead& head = exchange.request.head;
+  const std::string& request_id = exchange.request_id;
   const std::string_view path = head.path();
   // Before the API calls: it is a path below an endpoint key, which they refuse.
   if (const auto endpoint_key = jwks_endpoint_key(path)) {
@@ -298,9 +297,7 @@ http::Response HttpGateway::route(http::Request& request, const std::string& req
   }
   if (is_api_path(path)) {
     if (head.method == "OPTIONS") return answer_options(head, "POST, OPTIONS", request_id);
-    http::Response response = serve_api(request, request_id, served);
-    settings_.cors.add_headers(head.field("Origin"), response.headers);
-    return response;
+    return serve_api(exchange, served);
   }
   if (path == "/healthz") {
     if (auto refused = unless_method(head, "GET", request_id)) return *refused;
@@ -313,24 +310,71 @@ http::Response HttpGateway::route(http::Request& request, const std::string& req
   }
   if (path == "/metrics") {
     if (auto refused = unless_method(head, "GET", request_id)) return *refused;
-    http::Response response = json_response(
-        200, metrics_.render() + server_.metrics_text() + process_metrics_text(), request_id);
+    http::Response response =
+        json_response(200,
+                      metrics_.render() + server_.metrics_text() +
+                          dispatcher_.registry().lanes_metrics_text() + process_metrics_text(),
+                      request_id);
     response.content_type = "text/plain; version=0.0.4; charset=utf-8";
     return response;
   }
   return no_route(head, request_id);
 }
 
-http::Response HttpGateway::serve_api(http::Request& request, const std::string& request_id,
-                                      ApiAnswer& served) const {
-  const auto started = std::chrono::steady_clock::now();
-  InFlight in_flight(metrics_);
-  ApiAnswer answer = call_dispatcher_guarded(request, request_id);
+std::optional<http::Response> HttpGateway::serve_api(Exchange& exchange, ApiAnswer& served) const {
+  metrics_.request_started();
+  ApiAnswer answer = call_dispatcher_guarded(exchange, nullptr);
+  if (answer.lane_call) return send_to_lane(exchange, std::move(*answer.lane_call), served);
+  return api_response(exchange, std::move(answer), served);
+}
+
+// The call goes on on its op's lane, which sends the response; or, when the lane is full or
+// stopping, is refused here and now.
+std::optional<http::Response> HttpGateway::send_to_lane(Exchange& exchange, LaneCall checked,
+                                                        ApiAnswer& served) const {
+  Lane* lane = checked.op->lane;
+  auto job = [this, exchange, checked](bool stopping) mutable {
+    ApiAnswer answer = stopping ? refused_on_lane(exchange, checked, true)
+                                : call_dispatcher_guarded(exchange, &checked);
+    ApiAnswer served;
+    http::Response response = api_response(exchange, std::move(answer), served);
+    send(exchange, std::move(response), served);
+  };
+  if (lane->try_run(std::move(job))) return std::nullopt;
+  return api_response(exchange, refused_on_lane(exchange, checked, lane->stopping()), served);
+}
+
+// 503 RATE_LIMIT_EXCEEDED for a call its lane cannot take: full, or stopping with the server.
+ApiAnswer HttpGateway::refused_on_lane(const Exchange& exchange, const LaneCall& checked,
+                                       bool stopping) {
+  const Status why = stopping
+                         ? Status(code::kRateLimitExceeded, "the server is stopping; try again",
+                                  {{"retry_after", 1}, {"reason", "stopping"}})
+                         : Status(code::kRateLimitExceeded,
+                                  "every thread of the " + checked.op->lane->plugin() +
+                                      " lane is busy and its queue is full; try again",
+                                  {{"retry_after", 1}, {"reason", "lane_full"}});
+  ApiAnswer answer;
+  answer.http_status = 503;
+  answer.body = error_envelope(why, exchange.request_id);
+  answer.metric_code = why.code();
+  answer.metric_op = checked.op->name;
+  answer.project = checked.project->id;
+  if (auto seconds = retry_after(why)) answer.headers.emplace_back("Retry-After", *seconds);
+  return answer;
+}
+
+// An API call's answer as an HTTP response: counted, with its headers and CORS.
+http::Response HttpGateway::api_response(const Exchange& exchange, ApiAnswer answer,
+                                         ApiAnswer& served) const {
   const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - exchange.started).count();
   metrics_.record_request(answer.metric_op, answer.metric_code, seconds);
-  http::Response response = json_response(answer.http_status, std::move(answer.body), request_id);
+  metrics_.request_finished();
+  http::Response response =
+      json_response(answer.http_status, std::move(answer.body), exchange.request_id);
   for (auto& header : answer.headers) response.headers.push_back(std::move(header));
+  settings_.cors.add_headers(exchange.request.head.field("Origin"), response.headers);
   served.metric_op = std::move(answer.metric_op);
   served.metric_code = std::move(answer.metric_code);
   served.project = std::move(answer.project);
@@ -338,10 +382,11 @@ http::Response HttpGateway::serve_api(http::Request& request, const std::string&
 }
 
 // Whatever goes wrong inside, the client gets an envelope and the log the reason.
-ApiAnswer HttpGateway::call_dispatcher_guarded(http::Request& request,
-                                               const std::string& request_id) const {
+ApiAnswer HttpGateway::call_dispatcher_guarded(const Exchange& exchange,
+                                               const LaneCall* on_lane) const {
+  const std::string& request_id = exchange.request_id;
   try {
-    return call_dispatcher(request, request_id);
+    return call_dispatcher(exchange, on_lane);
   } catch (const std::exception& e) {
     log::error("gateway", "request " + request_id + " failed: " + e.what());
   } catch (...) {
@@ -354,8 +399,9 @@ ApiAnswer HttpGateway::call_dispatcher_guarded(http::Request& request,
   return answer;
 }
 
-ApiAnswer HttpGateway::call_dispatcher(http::Request& request,
-                                       const std::string& request_id) const {
+ApiAnswer HttpGateway::call_dispatcher(const Exchange& exchange, const LaneCall* on_lane) const {
+  const http::Request& request = exchange.request;
+  const std::string& request_id = exchange.request_id;
   const http::RequestHead& head = request.head;
   const std::optional<std::string_view> endpoint_key = endpoint_key_of(head.path());
   ApiAnswer answer;
@@ -384,7 +430,7 @@ ApiAnswer HttpGateway::call_dispatcher(http::Request& request,
   call.body = request.body;
   call.request_id = request_id;
   call.client_address = request.client_address;
-  return dispatcher_.handle(call);
+  return on_lane != nullptr ? dispatcher_.run_on_lane(call, *on_lane) : dispatcher_.handle(call);
 }
 
 }  // namespace opbase::host

@@ -15,6 +15,7 @@
 // Thread-safety: start/stop from the main thread; requests are served on the server's threads.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -67,20 +68,34 @@ class HttpGateway final : public http::Handler {
   // http::Handler
   std::optional<http::Response> admit(const http::RequestHead& head,
                                       std::string_view client_address) const override;
-  http::Response handle(http::Request& request) const override;
+  void handle(http::Request& request, http::Reply reply) const override;
   http::Response refuse(int http_status, const Status& why,
                         const http::RequestHead* head) const override;
 
  private:
-  http::Response route(http::Request& request, const std::string& request_id,
-                       ApiAnswer& served) const;
+  // One request on its way through the gateway; copied into a lane job when its op runs there.
+  struct Exchange {
+    http::Request& request;  // valid until `reply` is called (exchange.hpp)
+    std::string request_id;
+    std::chrono::steady_clock::time_point started;
+    http::Reply reply;
+  };
+
+  // The response, or nullopt when a lane will send it.
+  std::optional<http::Response> route(Exchange& exchange, ApiAnswer& served) const;
   // `served` gets the call's op, project and code, for the request log.
-  http::Response serve_api(http::Request& request, const std::string& request_id,
-                           ApiAnswer& served) const;
+  std::optional<http::Response> serve_api(Exchange& exchange, ApiAnswer& served) const;
+  std::optional<http::Response> send_to_lane(Exchange& exchange, LaneCall checked,
+                                             ApiAnswer& served) const;
+  static ApiAnswer refused_on_lane(const Exchange& exchange, const LaneCall& checked,
+                                   bool stopping);
+  http::Response api_response(const Exchange& exchange, ApiAnswer answer, ApiAnswer& served) const;
+  void send(Exchange& exchange, http::Response response, const ApiAnswer& served) const;
   http::Response answer_options(const http::RequestHead& head, const char* allowed_methods,
                                 const std::string& request_id) const;
-  ApiAnswer call_dispatcher_guarded(http::Request& request, const std::string& request_id) const;
-  ApiAnswer call_dispatcher(http::Request& request, const std::string& request_id) const;
+  // `on_lane`: the checked call, when this runs on its op's lane; nullptr on a worker.
+  ApiAnswer call_dispatcher_guarded(const Exchange& exchange, const LaneCall* on_lane) const;
+  ApiAnswer call_dispatcher(const Exchange& exchange, const LaneCall* on_lane) const;
 
   GatewaySettings settings_;
   const Dispatcher& dispatcher_;

@@ -4,6 +4,7 @@
 // Thread-safety: plain values; see Handler for which thread calls what.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,6 +35,10 @@ struct Response {
 // the extra headers, Connection: close when `close`, and the body unless `head_only`.
 std::string response_bytes(const Response& response, bool close, bool head_only);
 
+// Sends the response to a request. Called exactly once per request, from any thread; until then
+// the Request stays valid and the connection waits for it.
+using Reply = std::function<void(Response)>;
+
 class Handler {
  public:
   virtual ~Handler() = default;
@@ -44,8 +49,9 @@ class Handler {
   virtual std::optional<Response> admit(const RequestHead& head,
                                         std::string_view client_address) const = 0;
 
-  // On a worker thread: the answer to a whole request.
-  virtual Response handle(Request& request) const = 0;
+  // On a worker thread: answers a whole request through `reply`, at once or later from another
+  // thread (an op on a plugin's lane).
+  virtual void handle(Request& request, Reply reply) const = 0;
 
   // The front's own refusals (malformed request, too large, too slow, too many connections),
   // rendered in the API's error form. `why`'s code decides nothing: `http_status` is sent. `head`

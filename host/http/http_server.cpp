@@ -463,11 +463,14 @@ class HttpServer::Loop {
 
   // ---- the worker ----
 
+  // The reply may come from another thread later; the connection stays with the request
+  // (kWithWorker: no deadline, no close) until it does.
   void answer(Connection& c) {
-    Response response = handler_.handle(c.request);
-    std::lock_guard lock(c.mu);
-    release_body(c);
-    queue_response(c, std::move(response), Connection::Then::kNextRequest);
+    handler_.handle(c.request, [this, &c](Response response) {
+      std::lock_guard lock(c.mu);
+      release_body(c);
+      queue_response(c, std::move(response), Connection::Then::kNextRequest);
+    });
   }
 
   // ---- either thread, with c.mu held ----

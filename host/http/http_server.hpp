@@ -16,8 +16,9 @@
 // The Handler admits each request from its head before any of its body is read.
 //
 // Ownership of a connection moves between the I/O thread and one worker: epoll's one-shot mode
-// reports a connection once, the I/O thread hands a whole request to a worker, and the worker
-// re-arms the connection when it is done with it. A per-connection mutex orders the hand-back
+// reports a connection once, the I/O thread hands a whole request to a worker, and whoever sends
+// the reply (the worker, or a plugin's lane thread the worker passed the request to) re-arms the
+// connection when it is done with it. A per-connection mutex orders the hand-back
 // with the I/O thread's deadline sweep.
 //
 // Thread-safety: start() and stop() from one thread; everything else runs on the server's threads.

@@ -1,5 +1,6 @@
 // The implementation of abi.h's opbase_host_api: every function a plugin may call. Each one
 // checks its arguments, never throws, and copies what it keeps.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
@@ -36,6 +37,23 @@ opbase_rc register_op(opbase_plugin* plugin, opbase_str name, opbase_access acce
   if (!plugin->in_init) return refused_outside_init(plugin, "register_op", name);
   return registration_result(plugin, plugin->context->registry->add_op(
                                          plugin->name, view(name), access, handler, handler_state));
+}
+
+opbase_rc register_lane_op(opbase_plugin* plugin, opbase_str name, opbase_access access,
+                           opbase_op_fn handler, void* handler_state) {
+  if (plugin == nullptr || bad(name)) return OPBASE_RC_REFUSED;
+  if (!plugin->in_init) return refused_outside_init(plugin, "register_lane_op", name);
+  return registration_result(plugin, plugin->context->registry->add_lane_op(
+                                         plugin->name, view(name), access, handler, handler_state));
+}
+
+opbase_rc size_lane(opbase_plugin* plugin, uint32_t threads, uint32_t queue) {
+  if (plugin == nullptr) return OPBASE_RC_REFUSED;
+  if (!plugin->in_init) return refused_outside_init(plugin, "size_lane", {"lane", 4});
+  return registration_result(
+      plugin, plugin->context->registry->size_lane(
+                  plugin->name, LaneSize{static_cast<int>(std::min<uint32_t>(threads, 1u << 20)),
+                                         static_cast<size_t>(queue)}));
 }
 
 opbase_rc provide_service(opbase_plugin* plugin, opbase_str name, opbase_service_fn fn,
@@ -194,6 +212,8 @@ const opbase_host_api* host_api() {
       &metric<&PluginMetrics::add>,
       &metric<&PluginMetrics::set>,
       &metric<&PluginMetrics::observe>,
+      &register_lane_op,
+      &size_lane,
   };
   return &api;
 }

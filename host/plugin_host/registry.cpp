@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "opbase/internal/op_names.hpp"
 
@@ -30,6 +31,80 @@ Status Registry::check_name(std::string_view plugin, std::string_view name,
 
 Status Registry::add_op(std::string_view plugin, std::string_view name, opbase_access access,
                         opbase_op_fn fn, void* state) {
+  return add(plugin, name, access, fn, state, nullptr);
+}
+
+Status Registry::add_lane_op(std::string_view plugin, std::string_view name, opbase_access access,
+                             opbase_op_fn fn, void* state) {
+  auto lane = lanes_.find(plugin);
+  if (lane == lanes_.end()) {
+    // Checked first, so a refused name does not leave a lane with its threads behind.
+    if (Status s = check_name(plugin, name, "op"); !s) return s;
+    const auto sized = lane_sizes_.find(plugin);
+    const LaneSize size = sized == lane_sizes_.end() ? LaneSize{} : sized->second;
+    lane = lanes_.emplace(std::string(plugin), std::make_unique<Lane>(std::string(plugin), size))
+               .first;
+  }
+  return add(plugin, name, access, fn, state, lane->second.get());
+}
+
+Status Registry::size_lane(std::string_view plugin, LaneSize size) {
+  if (lanes_.contains(plugin)) {
+    return Status::validation("the lane of plugin '" + std::string(plugin) +
+                              "' is sized before its first lane op, not after");
+  }
+  if (size.threads < 1 || size.threads > 1024 || size.queue < 1 || size.queue > (1u << 20)) {
+    return Status::validation("a lane has 1-1024 threads and a queue of 1-1048576 calls");
+  }
+  lane_sizes_[std::string(plugin)] = size;
+  return Status::ok();
+}
+
+std::string Registry::lanes_metrics_text() const {
+  if (lanes_.empty()) return "";
+  struct Family {
+    const char* name;
+    const char* type;
+    const char* help;
+    std::function<std::string(const Lane&)> value;
+  };
+  const Family families[] = {
+      {"opbase_lane_threads", "gauge", "Threads of a plugin's lane.",
+       [](const Lane& l) { return std::to_string(l.size().threads); }},
+      {"opbase_lane_running", "gauge", "Calls running on a plugin's lane now.",
+       [](const Lane& l) { return std::to_string(l.running()); }},
+      {"opbase_lane_queued", "gauge", "Calls waiting for a thread of a plugin's lane now.",
+       [](const Lane& l) { return std::to_string(l.queued()); }},
+      {"opbase_lane_refused_total", "counter",
+       "Calls a plugin's lane refused (queue full, or stopping).",
+       [](const Lane& l) { return std::to_string(l.refused()); }},
+  };
+  std::vector<const Lane*> lanes;
+  for (const auto& [plugin, lane] : lanes_) lanes.push_back(lane.get());
+  std::sort(lanes.begin(), lanes.end(),
+            [](const Lane* a, const Lane* b) { return a->plugin() < b->plugin(); });
+  std::string text;
+  for (const Family& family : families) {
+    text.append("# HELP ").append(family.name).append(" ").append(family.help).append("\n");
+    text.append("# TYPE ").append(family.name).append(" ").append(family.type).append("\n");
+    for (const Lane* lane : lanes) {
+      text.append(family.name).append("{plugin=\"").append(lane->plugin()).append("\"} ");
+      text.append(family.value(*lane)).append("\n");
+    }
+  }
+  return text;
+}
+
+void Registry::begin_stopping_lanes() const {
+  for (const auto& [plugin, lane] : lanes_) lane->begin_stopping();
+}
+
+void Registry::stop_lanes() const {
+  for (const auto& [plugin, lane] : lanes_) lane->stop();
+}
+
+Status Registry::add(std::string_view plugin, std::string_view name, opbase_access access,
+                     opbase_op_fn fn, void* state, Lane* lane) {
   if (Status s = check_name(plugin, name, "op"); !s) return s;
   if (fn == nullptr) return Status::validation("op '" + std::string(name) + "' has no handler");
   // A C plugin can pass any integer here. Its bytes are read as one, since reading an enum
@@ -49,8 +124,8 @@ Status Registry::add_op(std::string_view plugin, std::string_view name, opbase_a
                                 "' is already registered by plugin '" + it->second->plugin + "'");
     }
   }
-  auto entry =
-      std::make_shared<OpEntry>(OpEntry{std::string(name), std::string(plugin), access, fn, state});
+  auto entry = std::make_shared<OpEntry>(
+      OpEntry{std::string(name), std::string(plugin), access, fn, state, lane});
   ops_.emplace(std::string(name), entry);
   if (!alias.empty()) ops_.emplace(std::move(alias), entry);
   return Status::ok();
@@ -86,6 +161,11 @@ Status Registry::add_host_service(std::string_view name, HostServiceFn fn) {
 void Registry::remove_plugin(std::string_view plugin) {
   std::erase_if(ops_, [&](const auto& kv) { return kv.second->plugin == plugin; });
   std::erase_if(services_, [&](const auto& kv) { return kv.second->plugin == plugin; });
+  if (auto lane = lanes_.find(plugin); lane != lanes_.end()) {
+    lane->second->stop();
+    lanes_.erase(lane);
+  }
+  lane_sizes_.erase(std::string(plugin));
 }
 
 const OpEntry* Registry::find_op(std::string_view name) const {

@@ -17,6 +17,7 @@
 
 #include "opbase/abi.h"
 #include "opbase/status.hpp"
+#include "plugin_host/lane.hpp"
 
 namespace opbase::host {
 
@@ -26,6 +27,8 @@ struct OpEntry {
   opbase_access access;
   opbase_op_fn fn;
   void* state;
+  // The plugin's lane when the op runs there (register_lane_op), or nullptr: on the HTTP workers.
+  Lane* lane = nullptr;
 };
 
 // A service the host itself provides (store.*, mail.send, projects.list). It runs on the calling
@@ -56,11 +59,25 @@ class Registry {
   // Refused with a message when the name is malformed, outside the plugin's areas, or taken.
   Status add_op(std::string_view plugin, std::string_view name, opbase_access access,
                 opbase_op_fn fn, void* state);
+  // The same for an op that runs on the plugin's lane (lane.hpp), made at its first lane op.
+  Status add_lane_op(std::string_view plugin, std::string_view name, opbase_access access,
+                     opbase_op_fn fn, void* state);
+  // Sets the size of `plugin`'s lane; refused once the lane exists (its first lane op made it).
+  Status size_lane(std::string_view plugin, LaneSize size);
+  // Every lane refuses new calls and answers its queued ones at once (lane.hpp begin_stopping):
+  // when the daemon begins to stop.
+  void begin_stopping_lanes() const;
+  // Stops every lane (lane.hpp stop()): after the HTTP front has stopped, before the plugins
+  // shut down.
+  void stop_lanes() const;
+  // The lanes' gauges and counters in the Prometheus text format (opbase_lane_* series, one
+  // sample per plugin with a lane), or "" when no plugin has one.
+  std::string lanes_metrics_text() const;
   Status add_service(std::string_view plugin, std::string_view name, opbase_service_fn fn,
                      void* state);
   // A host service, registered before any plugin loads, so no plugin can take its name.
   Status add_host_service(std::string_view name, HostServiceFn fn);
-  // Removes everything `plugin` registered (rollback of a refused plugin).
+  // Removes everything `plugin` registered (rollback of a refused plugin), its lane too.
   void remove_plugin(std::string_view plugin);
 
   // The op a client name reaches (canonical or alias), or nullptr.
@@ -75,8 +92,12 @@ class Registry {
 
  private:
   Status check_name(std::string_view plugin, std::string_view name, std::string_view kind) const;
+  Status add(std::string_view plugin, std::string_view name, opbase_access access, opbase_op_fn fn,
+             void* state, Lane* lane);
 
   std::unordered_map<std::string, std::shared_ptr<OpEntry>, StringHash, std::equal_to<>> ops_;
+  std::unordered_map<std::string, std::unique_ptr<Lane>, StringHash, std::equal_to<>> lanes_;
+  std::unordered_map<std::string, LaneSize, StringHash, std::equal_to<>> lane_sizes_;
   std::unordered_map<std::string, std::shared_ptr<ServiceEntry>, StringHash, std::equal_to<>>
       services_;
 };

@@ -92,6 +92,21 @@ opbase_rc fake_register_op(opbase_plugin* p, opbase_str name, opbase_access acce
   return OPBASE_RC_OK;
 }
 
+// The fake host has no HTTP workers to spare: a lane op is called like any other op.
+opbase_rc fake_register_lane_op(opbase_plugin* p, opbase_str name, opbase_access access,
+                                opbase_op_fn fn, void* fn_state) {
+  return fake_register_op(p, name, access, fn, fn_state);
+}
+
+opbase_rc fake_size_lane(opbase_plugin* p, uint32_t threads, uint32_t queue) {
+  State* s = State::of(p);
+  if (!s->in_init) return s->refuse("size_lane outside init");
+  if (threads < 1 || threads > 1024 || queue < 1 || queue > (1u << 20)) {
+    return s->refuse("a lane has 1-1024 threads and a queue of 1-1048576 calls");
+  }
+  return OPBASE_RC_OK;
+}
+
 opbase_rc fake_provide_service(opbase_plugin* p, opbase_str name, opbase_service_fn fn, void* st) {
   State* s = State::of(p);
   const std::string n(view(name));
@@ -256,6 +271,8 @@ const opbase_host_api kFakeApi = {
     &fake_metric_add,
     &fake_metric_set,
     &fake_metric_observe,
+    &fake_register_lane_op,
+    &fake_size_lane,
 };
 
 CallResult to_result(const FakeResponse& r, opbase_rc rc) {

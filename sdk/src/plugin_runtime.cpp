@@ -201,6 +201,29 @@ Status Registrar::op(std::string_view name, Access access, OpHandler handler) {
   return Status::ok();
 }
 
+Status Registrar::lane_op(std::string_view name, Access access, OpHandler handler) {
+  const Host& host = *runtime_->host;
+  if (host.abi_minor() < 2) return op(name, access, std::move(handler));
+  auto& bound = runtime_->ops.emplace_back(PluginRuntime::BoundOp{runtime_, std::move(handler)});
+  if (host.api().register_lane_op(host.plugin(), str(name), static_cast<opbase_access>(access),
+                                  &call_op, &bound) != OPBASE_RC_OK) {
+    return keep(Status::internal("lane op " + std::string(name) + " was refused by the host"));
+  }
+  return Status::ok();
+}
+
+Status Registrar::size_lane(int threads, int queue) {
+  const Host& host = *runtime_->host;
+  if (host.abi_minor() < 2) return Status::ok();
+  if (threads < 1 || queue < 1 ||
+      host.api().size_lane(host.plugin(), static_cast<uint32_t>(threads),
+                           static_cast<uint32_t>(queue)) != OPBASE_RC_OK) {
+    return keep(Status::internal("the lane size " + std::to_string(threads) + " threads, queue " +
+                                 std::to_string(queue) + " was refused by the host"));
+  }
+  return Status::ok();
+}
+
 Status Registrar::service(std::string_view name, ServiceHandler handler) {
   return provide(name, std::move(handler), nullptr);
 }

@@ -6,8 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "plugin_host/host_context.hpp"
@@ -394,6 +398,101 @@ TEST(RegistryOpsOf, ListsCanonicalNamesSorted) {
   ASSERT_TRUE(add(r, "other", "other.x").is_ok());
   EXPECT_EQ(r.ops_of("echo"), (std::vector<std::string>{"echo.alpha", "echo.mid", "echo.zeta"}));
   EXPECT_TRUE(r.ops_of("nobody").empty());
+}
+
+}  // namespace
+}  // namespace opbase::host
+
+namespace opbase::host {
+namespace {
+
+TEST(RegistryLanes, LaneOpsShareTheirPluginsLaneAndPlainOpsHaveNone) {
+  Registry r;
+  ASSERT_TRUE(r.size_lane("slow", LaneSize{3, 7}).is_ok());
+  ASSERT_TRUE(r.add_lane_op("slow", "slow.wait", OPBASE_ACCESS_USER, &op_ok, &g_state_a).is_ok());
+  ASSERT_TRUE(r.add_lane_op("slow", "slow.think", OPBASE_ACCESS_USER, &op_ok, &g_state_a).is_ok());
+  ASSERT_TRUE(add(r, "slow", "slow.quick").is_ok());
+  const OpEntry* wait = r.find_op("slow.wait");
+  ASSERT_NE(wait, nullptr);
+  ASSERT_NE(wait->lane, nullptr);
+  EXPECT_EQ(wait->lane, r.find_op("slow.think")->lane);
+  EXPECT_EQ(wait->lane->plugin(), "slow");
+  EXPECT_EQ(wait->lane->size().threads, 3);
+  EXPECT_EQ(wait->lane->size().queue, 7u);
+  EXPECT_EQ(r.find_op("slow.quick")->lane, nullptr);
+  r.stop_lanes();
+}
+
+TEST(RegistryLanes, AliasesOfALaneOpRunOnTheLaneToo) {
+  Registry r;
+  ASSERT_TRUE(r.add_lane_op("ai", "ai.generate", OPBASE_ACCESS_USER, &op_ok, &g_state_a).is_ok());
+  ASSERT_NE(r.find_op("baseai.create"), nullptr);
+  EXPECT_NE(r.find_op("baseai.create")->lane, nullptr);
+  r.stop_lanes();
+}
+
+TEST(RegistryLanes, ALaneIsSizedBeforeItsFirstOpAndWithinBounds) {
+  Registry r;
+  EXPECT_FALSE(r.size_lane("slow", LaneSize{0, 7}).is_ok());
+  EXPECT_FALSE(r.size_lane("slow", LaneSize{3, 0}).is_ok());
+  EXPECT_FALSE(r.size_lane("slow", LaneSize{2000, 7}).is_ok());
+  ASSERT_TRUE(r.add_lane_op("slow", "slow.wait", OPBASE_ACCESS_USER, &op_ok, &g_state_a).is_ok());
+  const Status late = r.size_lane("slow", LaneSize{3, 7});
+  EXPECT_FALSE(late.is_ok());
+  EXPECT_TRUE(Contains(late.message(), "before its first lane op"));
+  r.stop_lanes();
+}
+
+TEST(RegistryLanes, ARefusedNameMakesNoLaneAndRollbackRemovesIt) {
+  Registry r;
+  EXPECT_FALSE(r.add_lane_op("slow", "other.wait", OPBASE_ACCESS_USER, &op_ok, &g_state_a).is_ok());
+  // No lane was made: the lane may still be sized.
+  EXPECT_TRUE(r.size_lane("slow", LaneSize{2, 2}).is_ok());
+  ASSERT_TRUE(r.add_lane_op("slow", "slow.wait", OPBASE_ACCESS_USER, &op_ok, &g_state_a).is_ok());
+  r.remove_plugin("slow");
+  EXPECT_EQ(r.find_op("slow.wait"), nullptr);
+  // The plugin's lane went with it, so a new one may be sized again.
+  EXPECT_TRUE(r.size_lane("slow", LaneSize{2, 2}).is_ok());
+}
+
+TEST(Lane, RunsJobsAndAnswersQueuedOnesAtOnceWhenStopping) {
+  Lane lane("slow", LaneSize{1, 2});
+  std::mutex mu;
+  std::condition_variable cv;
+  bool release = false;
+  std::vector<bool> ran_stopping;
+  auto record = [&](bool stopping) {
+    std::lock_guard lock(mu);
+    ran_stopping.push_back(stopping);
+  };
+  // One job holds the only thread; two wait in the queue; a fourth does not fit.
+  bool started = false;
+  ASSERT_TRUE(lane.try_run([&](bool stopping) {
+    std::unique_lock lock(mu);
+    started = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return release; });
+    ran_stopping.push_back(stopping);
+  }));
+  {
+    std::unique_lock lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return started; }));
+  }
+  ASSERT_TRUE(lane.try_run(record));
+  ASSERT_TRUE(lane.try_run(record));
+  EXPECT_FALSE(lane.try_run(record)) << "a full queue refuses";
+  lane.begin_stopping();
+  EXPECT_FALSE(lane.try_run(record)) << "a stopping lane refuses";
+  {
+    std::lock_guard lock(mu);
+    release = true;
+  }
+  cv.notify_all();
+  lane.stop();
+  ASSERT_EQ(ran_stopping.size(), 3u);
+  EXPECT_FALSE(ran_stopping[0]) << "the job under way ran as usual";
+  EXPECT_TRUE(ran_stopping[1]);
+  EXPECT_TRUE(ran_stopping[2]);
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define OPBASE_ABI_MAJOR 1
-#define OPBASE_ABI_MINOR 1
+#define OPBASE_ABI_MINOR 2
 
 /* The one symbol the host looks up in every plugin. */
 #define OPBASE_PLUGIN_ENTRY_SYMBOL "opbase_plugin_entry"
@@ -257,6 +257,24 @@ typedef struct opbase_host_api {
   opbase_rc (*metric_set)(opbase_plugin* plugin, opbase_str name, double value);
   /* A histogram of durations in seconds (>= 0; the buckets of the request latency histogram). */
   opbase_rc (*metric_observe)(opbase_plugin* plugin, opbase_str name, double seconds);
+
+  /* ---- added in ABI 1.2 ---- */
+
+  /* Registration, only during init. Registers an op as register_op does, but the host runs its
+   * handler on this plugin's lane: threads of its own instead of the HTTP workers. For ops that
+   * wait on another server (a model server, an object store): however long they wait, they hold
+   * only the lane's threads, and every other op keeps the workers and its latency. The checks
+   * before the handler (key, body, token, access) still run on a worker. When the lane's threads
+   * are busy and its queue is full, the call is answered 503 RATE_LIMIT_EXCEEDED (details.reason
+   * "lane_full", Retry-After) without reaching the handler. One lane per plugin, made by its
+   * first lane op. */
+  opbase_rc (*register_lane_op)(opbase_plugin* plugin, opbase_str name, opbase_access access,
+                                opbase_op_fn handler, void* handler_state);
+
+  /* Registration, only during init, before the first register_lane_op: how many of this
+   * plugin's lane ops run at once (`threads`, 1-1024; default 16) and how many more may wait
+   * (`queue`, 1-1048576; default 256). OPBASE_RC_REFUSED (refusing the plugin) otherwise. */
+  opbase_rc (*size_lane)(opbase_plugin* plugin, uint32_t threads, uint32_t queue);
 } opbase_host_api;
 
 /* What a plugin tells the host about itself. OWNERSHIP: plugin-owned, static storage; must stay

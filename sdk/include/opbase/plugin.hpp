@@ -35,6 +35,13 @@ struct PluginRuntime;  // the SDK's private side of one loaded plugin
 class Registrar {
  public:
   Status op(std::string_view name, Access access, OpHandler handler);
+  // An op whose handler runs on this plugin's lane, not on the HTTP workers (abi.h
+  // register_lane_op): for handlers that wait on another server. On a host older than ABI 1.2
+  // it is registered as a plain op.
+  Status lane_op(std::string_view name, Access access, OpHandler handler);
+  // The lane's size, before the first lane_op (abi.h size_lane): `threads` handlers at once,
+  // `queue` more waiting. Ignored by a host older than ABI 1.2.
+  Status size_lane(int threads, int queue);
   Status service(std::string_view name, ServiceHandler handler);
   // A service whose handler parses its own input and returns JSON text (the gateway's token
   // verifier, called on every signed-in request, saves two JSON conversions this way).

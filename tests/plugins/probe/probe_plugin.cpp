@@ -16,8 +16,15 @@
 //                       body.limit (default 0 and 1000) paging them
 //   probe.metric        API key; records metric body.name: body.kind "count" adds body.value,
 //                       "gauge" sets it, "seconds" observes it; returns {"recorded": name}
-// Thread-safety: the event record is guarded; every handler may run concurrently.
+//   probe.lane_wait     API key, on the probe's lane (sized by probe.lane_threads and
+//                       probe.lane_queue, default 64 and 8); waits until probe.lane_open (at most
+//                       probe.lane_wait_ms, default 20000), returns {"opened": true|false}
+//   probe.lane_open     API key; lets every probe.lane_wait go on, now and later
+//   probe.lane_waiting  API key; returns {"waiting": how many probe.lane_wait are waiting}
+// Thread-safety: the event record and the lane's gate are guarded; every handler may run
+// concurrently.
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <opbase/document_store.hpp>
 #include <opbase/sdk.hpp>
@@ -89,6 +96,27 @@ class ProbePlugin final : public opbase::Plugin {
     });
     r.op("probe.journal", Access::kApiKey, [this](const Request& req) { return journal(req); });
     r.op("probe.metric", Access::kApiKey, [this](const Request& req) { return metric(req); });
+    const auto lane_threads = host().config_int("probe.lane_threads", 64);
+    const auto lane_queue = host().config_int("probe.lane_queue", 8);
+    const auto wait_ms = host().config_int("probe.lane_wait_ms", 20'000);
+    if (!lane_threads || !lane_queue || !wait_ms) {
+      return Status::validation("probe.lane_* must be integers");
+    }
+    lane_wait_ms_ = *wait_ms;
+    r.size_lane(static_cast<int>(*lane_threads), static_cast<int>(*lane_queue));
+    r.lane_op("probe.lane_wait", Access::kApiKey, [this](const Request&) { return lane_wait(); });
+    r.op("probe.lane_open", Access::kApiKey, [this](const Request&) -> Result<Reply> {
+      {
+        std::lock_guard lock(gate_mutex_);
+        gate_open_ = true;
+      }
+      gate_.notify_all();
+      return Reply({{"opened", true}});
+    });
+    r.op("probe.lane_waiting", Access::kApiKey, [this](const Request&) -> Result<Reply> {
+      std::lock_guard lock(gate_mutex_);
+      return Reply({{"waiting", waiting_}});
+    });
     for (const char* pattern : {"document.*", "user.*"}) {
       r.subscribe(pattern, [this](const opbase::Event& e) { record(e); });
       r.subscribe_durable(pattern);
@@ -98,6 +126,21 @@ class ProbePlugin final : public opbase::Plugin {
 
  private:
   static constexpr std::size_t kMaxEvents = 10'000;
+
+  Result<Reply> lane_wait() {
+    std::unique_lock lock(gate_mutex_);
+    ++waiting_;
+    const bool opened = gate_.wait_for(lock, std::chrono::milliseconds(lane_wait_ms_),
+                                       [this] { return gate_open_; });
+    --waiting_;
+    return Reply({{"opened", opened}});
+  }
+
+  std::mutex gate_mutex_;
+  std::condition_variable gate_;
+  bool gate_open_ = false;
+  int64_t lane_wait_ms_ = 20'000;
+  int waiting_ = 0;
 
   void record(const opbase::Event& e) {
     std::lock_guard lock(mutex_);
