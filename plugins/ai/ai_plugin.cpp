@@ -1,0 +1,150 @@
+// The ai plugin: the seven AI ops of spec 4.3 (ai.* and, bound by the host, their baseai.*
+// names) and the ai.embed service the vdb area calls. Every op needs a signed-in user and runs
+// on the plugin's lane (abi.h register_lane_op), so a slow model server never holds the HTTP
+// workers. Which provider answers is configuration (provider/provider_router.hpp): the built-in
+// offline one by default, or an OpenAI-compatible model server.
+#include <chrono>
+#include <map>
+#include <memory>
+
+#include "ai_settings.hpp"
+#include "opbase/sdk.hpp"
+#include "openai/openai_provider.hpp"
+#include "ops/ai_reply.hpp"
+#include "ops/op_table.hpp"
+#include "ops/task_reader.hpp"
+#include "provider/offline_provider.hpp"
+#include "provider/provider_router.hpp"
+
+namespace opbase::ai {
+namespace {
+
+using nlohmann::json;
+
+// The most texts one ai.embed call takes.
+constexpr size_t kMaxEmbedTexts = 256;
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+class AiPlugin final : public Plugin {
+ public:
+  Status init(Registrar& r) override {
+    auto settings = AiSettings::from(host());
+    if (!settings) return settings.status();
+    settings_ = std::move(*settings);
+    reader_ = std::make_unique<TaskReader>(settings_.limits);
+    if (Status s = build_providers(); !s) return s;
+
+    if (Status s = r.size_lane(settings_.lane_threads, settings_.lane_queue); !s) return s;
+    for (const OpRow& row : kOps) {
+      const TaskKind kind = row.kind;
+      r.lane_op(row.op, Access::kUser,
+                [this, kind](const Request& request) { return serve(kind, request); });
+    }
+    r.service("ai.embed", [this](std::string_view project, const json& input) {
+      return embed_service(project, input);
+    });
+    return r.status();
+  }
+
+  void shutdown() override {
+    if (offline_) offline_->shutdown();
+  }
+
+ private:
+  Status build_providers() {
+    std::map<std::string, std::shared_ptr<const Provider>, std::less<>> providers;
+    auto offline = OfflineProvider::load(settings_.data_dir, settings_.dimensions);
+    if (!offline) return offline.status();
+    offline_ = *offline;
+    providers.emplace("offline", std::move(*offline));
+    auto openai_settings = from_config(
+        [this](std::string_view key) { return host().config("ai.openai." + std::string(key)); });
+    if (!openai_settings) return openai_settings.status();
+    auto prompts = PromptLibrary::load((settings_.data_dir / "prompts").string());
+    if (!prompts) return prompts.status();
+    providers.emplace("openai", std::make_shared<OpenAiProvider>(
+                                    std::move(*openai_settings), std::move(*prompts),
+                                    [this](std::string_view line) { host().info(line); }));
+    auto projects = host().call_service("projects.list", "", json::object());
+    if (!projects) return projects.status();
+    std::vector<std::string> ids;
+    for (const json& id : projects->value("projects", json::array())) {
+      if (id.is_string()) ids.push_back(id.get<std::string>());
+    }
+    auto router = ProviderRouter::build(
+        providers, ids, [this](std::string_view key) { return host().config(key); });
+    if (!router) return router.status();
+    router_ = std::make_unique<ProviderRouter>(std::move(*router));
+    return Status::ok();
+  }
+
+  Result<Reply> serve(TaskKind kind, const Request& request) const {
+    auto task = reader_->read_task(kind, request.body);
+    if (!task) return task.status();
+    const Provider& provider = router_->choose(request.project_id, kind);
+    const auto start = std::chrono::steady_clock::now();
+    Result<TaskAnswer> answer =
+        kind == TaskKind::kVectorize ? vectorize(provider, task->content) : provider.run(*task);
+    const double elapsed_ms = ms_since(start);
+    host().count(std::string(verb_of(kind)) + "_calls_total");
+    if (!answer) {
+      host().count(std::string(verb_of(kind)) + "_failures_total");
+      return answer.status();
+    }
+    host().observe_seconds(std::string(verb_of(kind)) + "_seconds", elapsed_ms / 1000);
+    json meta = meta_of(*task, *answer, provider.name(), elapsed_ms);
+    return Reply(json{{"output", std::move(answer->output)}}).with_meta(std::move(meta));
+  }
+
+  static Result<TaskAnswer> vectorize(const Provider& provider, const std::string& content) {
+    auto embeddings = provider.embed({content});
+    if (!embeddings) return embeddings.status();
+    TaskAnswer answer;
+    answer.output = {{"vector", std::move(embeddings->vectors.front())},
+                     {"dimensions", embeddings->dimensions},
+                     {"model_version", embeddings->model}};
+    answer.meta["model"] = embeddings->model;
+    return answer;
+  }
+
+  // ai.embed: {"texts": [...]} -> {"vectors": [...], "dimensions", "model"}, each text checked
+  // as an op's content is (details.index names a refused one), with the project's vectorize
+  // provider.
+  Result<json> embed_service(std::string_view project, const json& input) const {
+    const auto texts = input.find("texts");
+    if (texts == input.end() || !texts->is_array() || texts->empty() ||
+        texts->size() > kMaxEmbedTexts) {
+      return Status::validation("ai.embed takes {\"texts\": [1 to " +
+                                std::to_string(kMaxEmbedTexts) + " strings]}");
+    }
+    std::vector<std::string> list;
+    for (size_t i = 0; i < texts->size(); ++i) {
+      if (Status s = reader_->check_content((*texts)[i], "texts[" + std::to_string(i) + "]"); !s) {
+        json details = s.details().is_object() ? s.details() : json::object();
+        details["index"] = i;
+        return Status(s.code(), s.message(), std::move(details));
+      }
+      list.push_back((*texts)[i].get<std::string>());
+    }
+    const Provider& provider = router_->choose(project, TaskKind::kVectorize);
+    auto embeddings = provider.embed(list);
+    if (!embeddings) return embeddings.status();
+    return json{{"vectors", std::move(embeddings->vectors)},
+                {"dimensions", embeddings->dimensions},
+                {"model", embeddings->model}};
+  }
+
+  AiSettings settings_;
+  std::shared_ptr<const OfflineProvider> offline_;
+  std::unique_ptr<TaskReader> reader_;
+  std::unique_ptr<ProviderRouter> router_;
+};
+
+}  // namespace
+}  // namespace opbase::ai
+
+OPBASE_PLUGIN(opbase::ai::AiPlugin, "ai", "0.1.0")

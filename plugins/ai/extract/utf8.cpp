@@ -1,0 +1,126 @@
+#include "extract/utf8.hpp"
+
+#include <unicode/normalizer2.h>
+#include <unicode/uchar.h>
+
+namespace opbase::ai::extract {
+
+namespace {
+
+bool continues(unsigned char byte) { return (byte & 0xC0) == 0x80; }
+
+void append_utf8(char32_t point, std::string* out) {
+  if (point < 0x80) {
+    out->push_back(static_cast<char>(point));
+  } else if (point < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (point >> 6)));
+    out->push_back(static_cast<char>(0x80 | (point & 0x3F)));
+  } else if (point < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (point >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((point >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (point & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (point >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((point >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((point >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (point & 0x3F)));
+  }
+}
+
+// The base letter of an accented Latin letter (é -> e), from its canonical decomposition; other
+// code points are returned as they are. ß and a few ligature-like letters have no
+// decomposition and stay.
+char32_t strip_accent(char32_t point) {
+  if (point < 0xC0 || point > 0x24F) return point;
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Normalizer2* nfd = icu::Normalizer2::getNFDInstance(status);
+  if (U_FAILURE(status)) return point;
+  icu::UnicodeString decomposition;
+  if (!nfd->getDecomposition(static_cast<UChar32>(point), decomposition)) return point;
+  const UChar32 base = decomposition.char32At(0);
+  return base < 0x80 ? static_cast<char32_t>(base) : point;
+}
+
+}  // namespace
+
+Decoded decode_at(std::string_view text, size_t at) {
+  const auto lead = static_cast<unsigned char>(text[at]);
+  size_t size = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+  if (lead >= 0x80 && lead < 0xC0) size = 1;
+  if (at + size > text.size()) size = 1;
+  char32_t point = size == 1   ? lead
+                   : size == 2 ? lead & 0x1F
+                   : size == 3 ? lead & 0x0F
+                               : lead & 0x07;
+  for (size_t i = 1; i < size; ++i) {
+    point = (point << 6) | (static_cast<unsigned char>(text[at + i]) & 0x3F);
+  }
+  return {point, size};
+}
+
+Decoded decode_before(std::string_view text, size_t end) {
+  size_t begin = end - 1;
+  while (begin > 0 && end - begin < 4 && continues(static_cast<unsigned char>(text[begin]))) {
+    --begin;
+  }
+  const Decoded decoded = decode_at(text, begin);
+  if (begin + decoded.size != end) return {static_cast<unsigned char>(text[end - 1]), 1};
+  return decoded;
+}
+
+bool is_letter(char32_t point) {
+  if (point < 0x80) return (point | 0x20) >= 'a' && (point | 0x20) <= 'z';
+  return u_isalpha(static_cast<UChar32>(point));
+}
+
+bool is_upper(char32_t point) {
+  if (point < 0x80) return point >= 'A' && point <= 'Z';
+  return u_isupper(static_cast<UChar32>(point)) || u_istitle(static_cast<UChar32>(point));
+}
+
+bool is_digit(char32_t point) { return point >= '0' && point <= '9'; }
+
+bool is_space(char32_t point) {
+  if (point < 0x80) return point == ' ' || (point >= 0x09 && point <= 0x0D);
+  return u_isUWhiteSpace(static_cast<UChar32>(point));
+}
+
+std::string fold_key(std::string_view word) {
+  std::string key;
+  key.reserve(word.size());
+  for (size_t at = 0; at < word.size();) {
+    const Decoded decoded = decode_at(word, at);
+    at += decoded.size;
+    if (decoded.point < 0x80) {
+      char c = static_cast<char>(decoded.point);
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      if (c == '\'') continue;  // O'Brien and OBrien meet
+      key.push_back(c);
+      continue;
+    }
+    if (decoded.point == 0x2019) continue;  // the typographic apostrophe
+    const auto lower = static_cast<char32_t>(u_tolower(static_cast<UChar32>(decoded.point)));
+    append_utf8(strip_accent(lower), &key);
+  }
+  return key;
+}
+
+std::string ascii_lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+CodePointOffsets::CodePointOffsets(std::string_view text) {
+  prefix_.resize(text.size() + 1);
+  size_t count = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    prefix_[i] = count;
+    if (!continues(static_cast<unsigned char>(text[i]))) ++count;
+  }
+  prefix_[text.size()] = count;
+}
+
+}  // namespace opbase::ai::extract

@@ -1,0 +1,71 @@
+#include "provider/provider_router.hpp"
+
+#include "ops/op_table.hpp"
+
+namespace opbase::ai {
+namespace {
+
+using Providers = std::map<std::string, std::shared_ptr<const Provider>, std::less<>>;
+
+Result<std::shared_ptr<const Provider>> named(const Providers& providers, const std::string& key,
+                                              const std::string& name) {
+  const auto found = providers.find(name);
+  if (found != providers.end()) return found->second;
+  std::string known;
+  for (const auto& [n, p] : providers) known += (known.empty() ? "" : ", ") + n;
+  return Status::validation(key + " = '" + name + "' names no provider (this daemon has: " + known +
+                            ")");
+}
+
+size_t index_of(TaskKind kind) { return static_cast<size_t>(kind); }
+
+}  // namespace
+
+Result<ProviderRouter> ProviderRouter::build(const Providers& providers,
+                                             const std::vector<std::string>& projects,
+                                             const ConfigGet& get) {
+  ProviderRouter router;
+  // For each op: the first key that is set, among `prefix`.provider.<verb> and `prefix`.provider.
+  auto routes_for = [&](const std::string& prefix, const Routes* fallback) -> Result<Routes> {
+    Routes routes(std::size(kOps));
+    const std::optional<std::string> whole = get(prefix + "provider");
+    for (const OpRow& row : kOps) {
+      const std::string op_key = prefix + "provider." + std::string(row.verb);
+      std::optional<std::string> name = get(op_key);
+      std::string key = op_key;
+      if (!name && whole) {
+        name = whole;
+        key = prefix + "provider";
+      }
+      if (!name) {
+        routes[index_of(row.kind)] = fallback ? (*fallback)[index_of(row.kind)] : nullptr;
+        continue;
+      }
+      auto provider = named(providers, key, *name);
+      if (!provider) return provider.status();
+      routes[index_of(row.kind)] = *provider;
+    }
+    return routes;
+  };
+
+  auto offline = named(providers, "ai.provider", "offline");
+  if (!offline) return offline.status();
+  Routes builtin(std::size(kOps), *offline);
+  auto defaults = routes_for("ai.", &builtin);
+  if (!defaults) return defaults.status();
+  router.defaults_ = std::move(*defaults);
+  for (const std::string& project : projects) {
+    auto routes = routes_for("projects." + project + ".ai.", &router.defaults_);
+    if (!routes) return routes.status();
+    router.by_project_.emplace(project, std::move(*routes));
+  }
+  return router;
+}
+
+const Provider& ProviderRouter::choose(std::string_view project, TaskKind kind) const {
+  const auto found = by_project_.find(project);
+  const Routes& routes = found == by_project_.end() ? defaults_ : found->second;
+  return *routes[index_of(kind)];
+}
+
+}  // namespace opbase::ai

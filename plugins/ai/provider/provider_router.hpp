@@ -1,0 +1,44 @@
+// ProviderRouter: which provider answers an op for a project (DECISIONS 32). Read once at start
+// from the configuration, most specific key first:
+//   projects.<id>.ai.provider.<verb>   one op of one project
+//   projects.<id>.ai.provider          every op of one project
+//   ai.provider.<verb>                 one op of every project
+//   ai.provider                        every op (default "offline")
+// A value names a provider the plugin built at start ("offline", "openai"); a name no provider
+// answers to stops the plugin's start with a message naming the key.
+//
+// Thread-safety: immutable after build(); choose() from any thread.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "opbase/status.hpp"
+#include "provider/provider.hpp"
+
+namespace opbase::ai {
+
+class ProviderRouter {
+ public:
+  using ConfigGet = std::function<std::optional<std::string>(std::string_view key)>;
+
+  // `providers` by name; `projects` every project id of the daemon.
+  static Result<ProviderRouter> build(
+      const std::map<std::string, std::shared_ptr<const Provider>, std::less<>>& providers,
+      const std::vector<std::string>& projects, const ConfigGet& get);
+
+  // The provider of `kind` for `project` (a project unknown at start gets the defaults).
+  const Provider& choose(std::string_view project, TaskKind kind) const;
+
+ private:
+  using Routes = std::vector<std::shared_ptr<const Provider>>;  // by TaskKind
+  Routes defaults_;
+  std::map<std::string, Routes, std::less<>> by_project_;
+};
+
+}  // namespace opbase::ai
