@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "ai_data_dir.hpp"
 #include "vectors/category_classifier.hpp"
 #include "vectors/text_embedder.hpp"
 
@@ -26,12 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path data_dir() {
-  if (const char* dir = std::getenv("OPBASE_AI_DATA_DIR"); dir != nullptr && *dir != '\0') {
-    return dir;
-  }
-  return fs::path(OPBASE_TEST_BINARY_DIR) / "plugins-out" / "ai-data";
-}
+fs::path data_dir() { return test::ai_data_dir(); }
 
 const CategoryClassifier* classifier() {
   static const std::unique_ptr<const CategoryClassifier> shared = [] {

@@ -17,18 +17,14 @@
 #include <utility>
 #include <vector>
 
+#include "ai_data_dir.hpp"
 #include "extract/entity_extractor.hpp"
 #include "extract/entity_type.hpp"
 
 namespace opbase::ai {
 namespace {
 
-std::filesystem::path data_dir() {
-  if (const char* dir = std::getenv("OPBASE_AI_DATA_DIR"); dir != nullptr && *dir != '\0') {
-    return dir;
-  }
-  return std::filesystem::path(OPBASE_TEST_BINARY_DIR) / "plugins-out" / "ai-data";
-}
+std::filesystem::path data_dir() { return test::ai_data_dir(); }
 
 const std::vector<std::string> kAllTypes = {"email", "url",    "phone",    "date",
                                             "money", "person", "location", "organization"};

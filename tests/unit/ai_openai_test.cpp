@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "ai_data_dir.hpp"
 #include "fake_openai_server.hpp"
 #include "openai/answer_readers.hpp"
 #include "openai/model_failure.hpp"
@@ -44,13 +45,7 @@ using std::chrono::steady_clock;
 
 constexpr const char* kKey = "sk-test-Zq8vR2mK5nX1wP7tY4bJ";
 
-std::string prompts_folder() {
-  const char* dir = std::getenv("OPBASE_AI_DATA_DIR");
-  const std::string data = dir != nullptr
-                               ? std::string(dir)
-                               : std::string(OPBASE_TEST_BINARY_DIR) + "/plugins-out/ai-data";
-  return data + "/prompts";
-}
+std::string prompts_folder() { return (test::ai_data_dir() / "prompts").string(); }
 
 std::shared_ptr<const PromptLibrary> prompts() {
   static const auto library = PromptLibrary::load(prompts_folder());

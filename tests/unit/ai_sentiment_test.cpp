@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "ai_data_dir.hpp"
 #include "sentiment/sentiment_analyzer.hpp"
 #include "sentiment/vader_lexicon.hpp"
 #include "sentiment/vader_scorer.hpp"
@@ -27,12 +28,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path data_dir() {
-  if (const char* dir = std::getenv("OPBASE_AI_DATA_DIR"); dir != nullptr && *dir != '\0') {
-    return dir;
-  }
-  return fs::path(OPBASE_TEST_BINARY_DIR) / "plugins-out" / "ai-data";
-}
+fs::path data_dir() { return test::ai_data_dir(); }
 
 class Sentiment : public ::testing::Test {
  protected:

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "ai_data_dir.hpp"
 #include "summary/summarizer.hpp"
 #include "text/sentences.hpp"
 #include "text/words.hpp"
@@ -22,11 +23,7 @@
 namespace opbase::ai {
 namespace {
 
-std::filesystem::path data_dir() {
-  const char* dir = std::getenv("OPBASE_AI_DATA_DIR");
-  if (dir != nullptr && *dir != '\0') return dir;
-  return std::filesystem::path(OPBASE_TEST_BINARY_DIR) / "plugins-out" / "ai-data";
-}
+std::filesystem::path data_dir() { return test::ai_data_dir(); }
 
 std::shared_ptr<const Summarizer> summarizer() {
   static const std::shared_ptr<const Summarizer> loaded = [] {

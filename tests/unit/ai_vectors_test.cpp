@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "ai_data_dir.hpp"
 #include "vectors/text_embedder.hpp"
 #include "vectors/text_tokens.hpp"
 #include "vectors/word_vectors.hpp"
@@ -34,12 +35,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path data_dir() {
-  if (const char* dir = std::getenv("OPBASE_AI_DATA_DIR"); dir != nullptr && *dir != '\0') {
-    return dir;
-  }
-  return fs::path(OPBASE_TEST_BINARY_DIR) / "plugins-out" / "ai-data";
-}
+fs::path data_dir() { return test::ai_data_dir(); }
 
 fs::path data_file() { return data_dir() / TextEmbedder::kFileName; }
 

@@ -3,6 +3,8 @@
 #include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
 
+#include "text/unicode_text.hpp"
+
 namespace opbase::ai::extract {
 
 namespace {
@@ -44,18 +46,9 @@ char32_t strip_accent(char32_t point) {
 }  // namespace
 
 Decoded decode_at(std::string_view text, size_t at) {
-  const auto lead = static_cast<unsigned char>(text[at]);
-  size_t size = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-  if (lead >= 0x80 && lead < 0xC0) size = 1;
-  if (at + size > text.size()) size = 1;
-  char32_t point = size == 1   ? lead
-                   : size == 2 ? lead & 0x1F
-                   : size == 3 ? lead & 0x0F
-                               : lead & 0x07;
-  for (size_t i = 1; i < size; ++i) {
-    point = (point << 6) | (static_cast<unsigned char>(text[at + i]) & 0x3F);
-  }
-  return {point, size};
+  size_t length = 1;
+  const char32_t point = decode_utf8(text, at, &length);
+  return {point, length};
 }
 
 Decoded decode_before(std::string_view text, size_t end) {

@@ -8,17 +8,33 @@ namespace {
 
 bool continues_sequence(unsigned char byte) { return (byte & 0xC0) == 0x80; }
 
-// The code point starting at `text[at]` (valid UTF-8), and its length in bytes.
-char32_t decode_at(std::string_view text, size_t at, size_t* length) {
+constexpr char32_t kReplacement = 0xFFFD;
+
+}  // namespace
+
+char32_t decode_utf8(std::string_view text, size_t at, size_t* length) {
   const auto lead = static_cast<unsigned char>(text[at]);
-  size_t size = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-  if (at + size > text.size()) size = 1;
-  char32_t point = size == 1   ? lead
-                   : size == 2 ? lead & 0x1F
-                   : size == 3 ? lead & 0x0F
-                               : lead & 0x07;
+  *length = 1;
+  if (lead < 0x80) return lead;
+  size_t size = 0;
+  char32_t point = 0;
+  if (lead >= 0xC2 && lead < 0xE0) {
+    size = 2;
+    point = lead & 0x1F;
+  } else if (lead >= 0xE0 && lead < 0xF0) {
+    size = 3;
+    point = lead & 0x0F;
+  } else if (lead >= 0xF0 && lead < 0xF5) {
+    size = 4;
+    point = lead & 0x07;
+  } else {
+    return kReplacement;  // a continuation byte or an impossible lead byte
+  }
+  if (at + size > text.size()) return kReplacement;
   for (size_t i = 1; i < size; ++i) {
-    point = (point << 6) | (static_cast<unsigned char>(text[at + i]) & 0x3F);
+    const auto next = static_cast<unsigned char>(text[at + i]);
+    if ((next & 0xC0) != 0x80) return kReplacement;
+    point = (point << 6) | (next & 0x3F);
   }
   *length = size;
   return point;
@@ -43,8 +59,6 @@ bool is_space(char32_t point) {
   }
 }
 
-}  // namespace
-
 size_t code_points(std::string_view text) {
   size_t count = 0;
   for (const char byte : text) {
@@ -57,7 +71,7 @@ bool is_blank(std::string_view text) {
   size_t at = 0;
   while (at < text.size()) {
     size_t length = 1;
-    if (!is_space(decode_at(text, at, &length))) return false;
+    if (!is_space(decode_utf8(text, at, &length))) return false;
     at += length;
   }
   return true;

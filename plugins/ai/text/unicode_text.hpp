@@ -11,6 +11,14 @@ namespace opbase::ai {
 // Code points in UTF-8 text: the bytes that do not continue a sequence.
 size_t code_points(std::string_view text);
 
+// The code point starting at byte `at` of `text` and its length in bytes: U+FFFD and 1 for a
+// bad lead byte, a bad continuation or a sequence cut short by the end of the text.
+char32_t decode_utf8(std::string_view text, size_t at, size_t* length);
+
+// Unicode white space: ASCII spaces and controls, NEL, NBSP, the U+2000 spaces, ogham space,
+// narrow and medium mathematical spaces, line and paragraph separators, ideographic space, BOM.
+bool is_space(char32_t point);
+
 // True for text with no code point other than Unicode white space (ASCII spaces and controls,
 // NBSP, the U+2000 spaces, line and paragraph separators, ideographic space, and BOM).
 bool is_blank(std::string_view text);

@@ -4,7 +4,6 @@ namespace opbase::ai {
 
 namespace {
 
-constexpr char32_t kReplacement = 0xFFFD;
 
 bool in(char32_t point, char32_t first, char32_t last) { return point >= first && point <= last; }
 
@@ -62,53 +61,6 @@ void append_folded(std::string_view text, size_t at, size_t length, std::string*
 }
 
 }  // namespace
-
-char32_t decode_utf8(std::string_view text, size_t at, size_t* length) {
-  const auto lead = static_cast<unsigned char>(text[at]);
-  *length = 1;
-  if (lead < 0x80) return lead;
-  size_t size = 0;
-  char32_t point = 0;
-  if (lead >= 0xC2 && lead < 0xE0) {
-    size = 2;
-    point = lead & 0x1F;
-  } else if (lead >= 0xE0 && lead < 0xF0) {
-    size = 3;
-    point = lead & 0x0F;
-  } else if (lead >= 0xF0 && lead < 0xF5) {
-    size = 4;
-    point = lead & 0x07;
-  } else {
-    return kReplacement;  // a continuation byte or an impossible lead byte
-  }
-  if (at + size > text.size()) return kReplacement;
-  for (size_t i = 1; i < size; ++i) {
-    const auto next = static_cast<unsigned char>(text[at + i]);
-    if ((next & 0xC0) != 0x80) return kReplacement;
-    point = (point << 6) | (next & 0x3F);
-  }
-  *length = size;
-  return point;
-}
-
-bool is_space(char32_t point) {
-  if (point <= 0x20) return true;  // ASCII controls and the space
-  switch (point) {
-    case 0x7F:
-    case 0x85:
-    case 0xA0:
-    case 0x1680:
-    case 0x2028:
-    case 0x2029:
-    case 0x202F:
-    case 0x205F:
-    case 0x3000:
-    case 0xFEFF:
-      return true;
-    default:
-      return in(point, 0x2000, 0x200A);
-  }
-}
 
 bool is_word_char(char32_t point) {
   if (point < 0x80) {

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "text/unicode_text.hpp"
+
 namespace opbase::ai {
 
 // One word: its folded text and where it came from (byte offsets [begin, end) of the input).
@@ -45,14 +47,6 @@ std::vector<Word> split_words(std::string_view text);
 size_t count_words(std::string_view text);
 
 // Character classes shared by the text helpers.
-
-// The code point starting at byte `at` of `text` and its length in bytes (1 for a bad lead
-// byte or a sequence cut short by the end of the text).
-char32_t decode_utf8(std::string_view text, size_t at, size_t* length);
-
-// Unicode white space: ASCII spaces and controls, NEL, NBSP, the U+2000 spaces, line and
-// paragraph separators, ideographic space and BOM.
-bool is_space(char32_t point);
 
 // A letter or digit of any script, by exclusion: ASCII letters and digits, and every non-ASCII
 // code point outside the punctuation, symbol, emoji and private-use blocks.

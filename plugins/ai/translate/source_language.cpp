@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "text/unicode_text.hpp"
 #include "translate/translate_errors.hpp"
 
 namespace opbase::ai {
@@ -58,22 +59,6 @@ const std::array<WordSet, 5>& foreign_words() {
   return kWords;
 }
 
-// The code point starting at `text[at]` (valid UTF-8 assumed) and its length in bytes.
-char32_t decode_at(std::string_view text, size_t at, size_t* length) {
-  const auto lead = static_cast<unsigned char>(text[at]);
-  size_t size = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-  if (at + size > text.size()) size = 1;
-  char32_t point = size == 1   ? lead
-                   : size == 2 ? lead & 0x1F
-                   : size == 3 ? lead & 0x0F
-                               : lead & 0x07;
-  for (size_t i = 1; i < size; ++i) {
-    point = (point << 6) | (static_cast<unsigned char>(text[at + i]) & 0x3F);
-  }
-  *length = size;
-  return point;
-}
-
 bool is_ascii_letter(char32_t point) {
   return (point >= 'a' && point <= 'z') || (point >= 'A' && point <= 'Z');
 }
@@ -117,7 +102,7 @@ Counts count(std::string_view text) {
   size_t at = 0;
   while (at < text.size()) {
     size_t length = 1;
-    const char32_t point = decode_at(text, at, &length);
+    const char32_t point = decode_utf8(text, at, &length);
     const bool latin = is_ascii_letter(point) || is_other_latin_letter(point);
     if (latin) {
       ++counts.latin_letters;
