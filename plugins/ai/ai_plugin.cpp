@@ -13,6 +13,7 @@
 #include "ops/ai_reply.hpp"
 #include "ops/op_table.hpp"
 #include "ops/task_reader.hpp"
+#include "ops/vector_text.hpp"
 #include "provider/offline_provider.hpp"
 #include "provider/provider_router.hpp"
 
@@ -86,29 +87,43 @@ class AiPlugin final : public Plugin {
     auto task = reader_->read_task(kind, request.body);
     if (!task) return task.status();
     const Provider& provider = router_->choose(request.project_id, kind);
+    if (kind == TaskKind::kVectorize) return vectorize(provider, *task);
     const auto start = std::chrono::steady_clock::now();
-    Result<TaskAnswer> answer =
-        kind == TaskKind::kVectorize ? vectorize(provider, task->content) : provider.run(*task);
+    Result<TaskAnswer> answer = provider.run(*task);
     const double elapsed_ms = ms_since(start);
-    host().count(std::string(verb_of(kind)) + "_calls_total");
-    if (!answer) {
-      host().count(std::string(verb_of(kind)) + "_failures_total");
-      return answer.status();
-    }
-    host().observe_seconds(std::string(verb_of(kind)) + "_seconds", elapsed_ms / 1000);
+    if (!counted(kind, answer.status(), elapsed_ms)) return answer.status();
     json meta = meta_of(*task, *answer, provider.name(), elapsed_ms);
     return Reply(json{{"output", std::move(answer->output)}}).with_meta(std::move(meta));
   }
 
-  static Result<TaskAnswer> vectorize(const Provider& provider, const std::string& content) {
-    auto embeddings = provider.embed({content});
-    if (!embeddings) return embeddings.status();
+  // The op's metrics; false when it failed.
+  bool counted(TaskKind kind, const Status& status, double elapsed_ms) const {
+    host().count(std::string(verb_of(kind)) + "_calls_total");
+    if (!status) {
+      host().count(std::string(verb_of(kind)) + "_failures_total");
+      return false;
+    }
+    host().observe_seconds(std::string(verb_of(kind)) + "_seconds", elapsed_ms / 1000);
+    return true;
+  }
+
+  // vectorize prints its data itself (ops/vector_text.hpp): 1536 numbers are most of its cost.
+  Result<Reply> vectorize(const Provider& provider, const Task& task) const {
+    const auto start = std::chrono::steady_clock::now();
+    auto embeddings = provider.embed({task.content});
+    const double elapsed_ms = ms_since(start);
+    if (!counted(TaskKind::kVectorize, embeddings.status(), elapsed_ms)) {
+      return embeddings.status();
+    }
+    const std::vector<float>& vector = embeddings->vectors.front();
     TaskAnswer answer;
-    answer.output = {{"vector", std::move(embeddings->vectors.front())},
-                     {"dimensions", embeddings->dimensions},
-                     {"model_version", embeddings->model}};
-    answer.meta["model"] = embeddings->model;
-    return answer;
+    answer.output = json::object();
+    answer.meta = {{"model", embeddings->model}, {"vector_norm", vector_norm(vector)}};
+    json meta = meta_of(task, answer, provider.name(), elapsed_ms);
+    Reply reply = Reply::from_text("{\"output\":{\"vector\":" + vector_json(vector) +
+                                   ",\"dimensions\":" + std::to_string(embeddings->dimensions) +
+                                   ",\"model_version\":" + json(embeddings->model).dump() + "}}");
+    return reply.with_meta(std::move(meta));
   }
 
   // ai.embed: {"texts": [...]} -> {"vectors": [...], "dimensions", "model"}, each text checked

@@ -89,8 +89,9 @@ json meta_of(const Task& task, const TaskAnswer& answer, std::string_view provid
       break;
     case TaskKind::kVectorize:
       fill(meta, "content_length", code_points(task.content));
-      meta["vector_norm"] =
-          rounded(norm_of(output.is_object() ? output.value("vector", json()) : json()), 1e-6);
+      fill(meta, "vector_norm",
+           norm_of(output.is_object() ? output.value("vector", json()) : json()));
+      meta["vector_norm"] = rounded(meta["vector_norm"].get<double>(), 1e-6);
       break;
   }
   if (task.kind != TaskKind::kGenerate) meta["processing_time_ms"] = time_ms;
