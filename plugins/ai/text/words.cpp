@@ -4,7 +4,6 @@ namespace opbase::ai {
 
 namespace {
 
-
 bool in(char32_t point, char32_t first, char32_t last) { return point >= first && point <= last; }
 
 bool is_ascii_digit(char32_t point) { return in(point, '0', '9'); }
