@@ -103,7 +103,7 @@ void Registry::stop_lanes() const {
   for (const auto& [plugin, lane] : lanes_) lane->stop();
 }
 
-Status Registry::add(std::string_view plugin, std::string_view name, opbase_access access,
+Status Registry::add(std::string_view plugin, std::string_view name, const opbase_access& access,
                      opbase_op_fn fn, void* state, Lane* lane) {
   if (Status s = check_name(plugin, name, "op"); !s) return s;
   if (fn == nullptr) return Status::validation("op '" + std::string(name) + "' has no handler");

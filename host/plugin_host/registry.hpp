@@ -92,8 +92,10 @@ class Registry {
 
  private:
   Status check_name(std::string_view plugin, std::string_view name, std::string_view kind) const;
-  Status add(std::string_view plugin, std::string_view name, opbase_access access, opbase_op_fn fn,
-             void* state, Lane* lane);
+  // `access` by reference: a C plugin may pass any integer, which is checked before it is read
+  // as an enum (reading an enum outside its values is undefined).
+  Status add(std::string_view plugin, std::string_view name, const opbase_access& access,
+             opbase_op_fn fn, void* state, Lane* lane);
 
   std::unordered_map<std::string, std::shared_ptr<OpEntry>, StringHash, std::equal_to<>> ops_;
   std::unordered_map<std::string, std::unique_ptr<Lane>, StringHash, std::equal_to<>> lanes_;
