@@ -15,7 +15,7 @@ Status needs_a_model(std::string_view op) {
           " needs a language model, which the offline provider does not have: set "
           "ai.provider." +
           std::string(op.substr(3)) +
-          " = openai and the ai.openai.* keys to a model server (docs/api.md#ai-providers)",
+          " = openai and the ai.openai.* keys to a model server (docs/configuration.md#ai)",
       {{"error_type", "unsupported_offline"}, {"retry_recommended", false}});
 }
 
