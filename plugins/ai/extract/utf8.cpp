@@ -11,24 +11,6 @@ namespace {
 
 bool continues(unsigned char byte) { return (byte & 0xC0) == 0x80; }
 
-void append_utf8(char32_t point, std::string* out) {
-  if (point < 0x80) {
-    out->push_back(static_cast<char>(point));
-  } else if (point < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (point >> 6)));
-    out->push_back(static_cast<char>(0x80 | (point & 0x3F)));
-  } else if (point < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (point >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((point >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (point & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (point >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((point >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((point >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (point & 0x3F)));
-  }
-}
-
 // The base letter of an accented Latin letter (é -> e), from its canonical decomposition; other
 // code points are returned as they are. ß and a few ligature-like letters have no
 // decomposition and stay.

@@ -40,6 +40,24 @@ char32_t decode_utf8(std::string_view text, size_t at, size_t* length) {
   return point;
 }
 
+void append_utf8(char32_t point, std::string* out) {
+  if (point < 0x80) {
+    out->push_back(static_cast<char>(point));
+  } else if (point < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (point >> 6)));
+    out->push_back(static_cast<char>(0x80 | (point & 0x3F)));
+  } else if (point < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (point >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((point >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (point & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (point >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((point >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((point >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (point & 0x3F)));
+  }
+}
+
 bool is_space(char32_t point) {
   if (point <= 0x20) return true;  // ASCII controls and the space
   switch (point) {

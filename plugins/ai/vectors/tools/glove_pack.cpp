@@ -26,6 +26,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "text/unicode_text.hpp"
 #include "vectors/word_vectors_format.hpp"
 
 namespace {
@@ -102,7 +103,7 @@ class JsonStream {
           out.push_back('\t');
           break;
         case 'u':
-          append_utf8(read_code_point(), &out);
+          opbase::ai::append_utf8(read_code_point(), &out);
           break;
         default:
           fail("bad escape in a string at byte " + std::to_string(offset_));
@@ -184,24 +185,6 @@ class JsonStream {
     const uint32_t low = read_hex4();
     if (low < 0xDC00 || low > 0xDFFF) fail("bad surrogate at byte " + std::to_string(offset_));
     return 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
-  }
-
-  static void append_utf8(uint32_t point, std::string* out) {
-    if (point < 0x80) {
-      out->push_back(static_cast<char>(point));
-    } else if (point < 0x800) {
-      out->push_back(static_cast<char>(0xC0 | (point >> 6)));
-      out->push_back(static_cast<char>(0x80 | (point & 0x3F)));
-    } else if (point < 0x10000) {
-      out->push_back(static_cast<char>(0xE0 | (point >> 12)));
-      out->push_back(static_cast<char>(0x80 | ((point >> 6) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | (point & 0x3F)));
-    } else {
-      out->push_back(static_cast<char>(0xF0 | (point >> 18)));
-      out->push_back(static_cast<char>(0x80 | ((point >> 12) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | ((point >> 6) & 0x3F)));
-      out->push_back(static_cast<char>(0x80 | (point & 0x3F)));
-    }
   }
 
   std::FILE* file_;
