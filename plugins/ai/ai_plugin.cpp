@@ -1,8 +1,8 @@
-// The ai plugin: the seven AI ops of spec 4.3 (ai.* and, bound by the host, their baseai.*
-// names) and the ai.embed service the vdb area calls. Every op needs a signed-in user and runs
-// on the plugin's lane (abi.h register_lane_op), so a slow model server never holds the HTTP
-// workers. Which provider answers is configuration (provider/provider_router.hpp): the built-in
-// offline one by default, or an OpenAI-compatible model server.
+// The ai plugin: the seven AI ops (docs/api.md#ai-text-operations) (ai.* and, bound by the host,
+// their baseai.* names) and the ai.embed service the vdb area calls. Every op needs a signed-in
+// user and runs on the plugin's lane (abi.h register_lane_op), so a slow model server never holds
+// the HTTP workers. Which provider answers is configuration (provider/provider_router.hpp): the
+// built-in offline one by default, or an OpenAI-compatible model server.
 #include <chrono>
 #include <map>
 #include <memory>

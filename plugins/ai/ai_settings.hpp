@@ -1,6 +1,6 @@
 // AiSettings: the ai plugin's own configuration keys (docs/configuration.md#ai), read once at
 // start; a bad value stops the start with a message naming the key.
-//   ai.max_content_length   code points of content, default 50000 (DECISIONS 31)
+//   ai.max_content_length   code points of content, default 50000 (docs/api.md#ai-request-checks)
 //   ai.lane_threads         AI calls under way at once, default 32
 //   ai.lane_queue           AI calls waiting for one of those, default 256
 //   ai.data_dir             the offline provider's data; default: ai-data beside ai.so, else

@@ -1,7 +1,8 @@
 // ai_test: the ai plugin over HTTP with the offline provider (docs/api.md#ai-text-operations):
-// every op and its baseai.* name, every output and meta field of spec 4.3, the errors of spec 7
-// for bad content and options, a signed-in user required, and semantic sanity on small
-// labelled sets kept here (sentiment, categories, entities, vectors of paraphrases).
+// every op and its baseai.* name, every output and meta field and every request error of
+// docs/api.md#ai-text-operations for bad content and options, a signed-in user required, and
+// semantic sanity on small labelled sets kept here (sentiment, categories, entities, vectors of
+// paraphrases).
 #include <gtest/gtest.h>
 
 #include <algorithm>

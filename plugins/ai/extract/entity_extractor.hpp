@@ -1,6 +1,6 @@
-// EntityExtractor: the offline provider's answer to ai.extract (spec 4.3). It finds e-mail
-// addresses, URLs, phone numbers, dates, amounts of money, people, locations and organisations
-// in a text with hand-written scanners, libphonenumber and gazetteers, no model.
+// EntityExtractor: the offline provider's answer to ai.extract (docs/api.md#ai-answers). It finds
+// e-mail addresses, URLs, phone numbers, dates, amounts of money, people, locations and
+// organisations in a text with hand-written scanners, libphonenumber and gazetteers, no model.
 //
 // The answer is an object with one key per requested type, as the caller wrote it ("people",
 // "emails"), each an array (empty when nothing was found) of

@@ -1,7 +1,7 @@
 // Readers of a model server's answers: text in, a value or a failure out. They trust nothing
 // they read (any bytes must come back as a value or a bad_answer Status, never a crash or an
 // exception: tests/fuzz/openai_answer_fuzz.cpp holds them to it) and turn the model's JSON into
-// the spec's output shape (section 4.3): scores clamped to their ranges, classification
+// the spec's output shape (docs/api.md#ai-answers): scores clamped to their ranges, classification
 // confidences normalised to sum to 1, maps filled for exactly the names that were asked for.
 //
 // The model's JSON is read a little more leniently than strict mode would write it, for servers

@@ -1,9 +1,9 @@
 // The JSON shapes a chat model is asked to answer in (OpenAI "structured outputs": response_format
-// json_schema with strict true). Each is the spec's data.output for its op (section 4.3), plus a
-// "confidence" the model gives for its own answer where the op reports one in meta. Strict mode
-// needs every object closed and every property required, so the open maps of the spec are closed
-// over names known before the call: the categories, the eight emotions, the requested aspects and
-// entity types.
+// json_schema with strict true). Each is the spec's data.output for its op
+// (docs/api.md#ai-answers), plus a "confidence" the model gives for its own answer where the op
+// reports one in meta. Strict mode needs every object closed and every property required, so the
+// open maps of the spec are closed over names known before the call: the categories, the eight
+// emotions, the requested aspects and entity types.
 //
 // Thread-safety: pure functions and constants.
 #pragma once

@@ -1,5 +1,5 @@
-// The answer of an AI op (spec 2.6 and 4.3): data.output as the provider made it, and meta with
-// the op's fields, those the provider knows (provider/provider.hpp TaskAnswer.meta) and those
+// The answer of an AI op (docs/api.md#ai-answers): data.output as the provider made it, and meta
+// with the op's fields, those the provider knows (provider/provider.hpp TaskAnswer.meta) and those
 // measured here: lengths, ratios, times, the vector's norm; plus meta.provider and meta.model.
 //
 // Thread-safety: pure functions.

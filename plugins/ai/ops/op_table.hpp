@@ -1,5 +1,6 @@
-// The AI ops: each spec name (section 4.3) and the task it asks of a provider. The baseai.*
-// names (DECISIONS 30) are bound by the host as aliases of these, so they appear nowhere here.
+// The AI ops: each op name (docs/api.md#ai-text-operations) and the task it asks of a provider. The
+// baseai.* names (docs/api.md#aliases) are bound by the host as aliases of these, so they appear
+// nowhere here.
 #pragma once
 
 #include <optional>

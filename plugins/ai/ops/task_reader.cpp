@@ -241,7 +241,7 @@ Status TaskReader::read_options(TaskKind kind, const json& options, Task& task) 
       return Status::ok();
     }
     case TaskKind::kVectorize:
-      return Status::ok();  // options are reserved (spec 4.3)
+      return Status::ok();  // options are reserved (docs/api.md#ai-request-checks)
   }
   return Status::ok();
 }

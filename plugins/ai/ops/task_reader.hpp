@@ -22,7 +22,7 @@
 namespace opbase::ai {
 
 struct RequestLimits {
-  int64_t max_content_length = 50'000;  // code points (DECISIONS 31, ai.max_content_length)
+  int64_t max_content_length = 50'000;  // code points (ai.max_content_length)
   int64_t max_option_length = 4'000;    // code points of a free-text option
   int64_t max_list_items = 50;          // categories, aspects, entity types
   int64_t max_content_words = 10'000;   // content_length (target words)

@@ -1,6 +1,6 @@
-// OfflineProvider: the built-in provider, the default (DECISIONS 32). It needs no network and no
-// model: classical methods over data installed with the plugin (docs/api.md#the-offline-provider
-// says what each op does and how well):
+// OfflineProvider: the built-in provider, the default (docs/api.md#the-offline-provider). It needs
+// no network and no model: classical methods over data installed with the plugin
+// (docs/api.md#the-offline-provider says what each op does and how well):
 //   summarize  extractive TextRank (summary/)            sentiment  VADER (sentiment/)
 //   classify   word-vector similarity (vectors/)         extract    scanners and gazetteers
 //   vectorize  GloVe 6B 100d, SIF, 1536 dims (vectors/)  translate  Apertium (translate/), from

@@ -18,7 +18,7 @@
 namespace opbase::ai {
 
 struct TaskAnswer {
-  // data.output, in the spec's shape for the task's op (section 4.3).
+  // data.output, in the shape docs/api.md#ai-answers gives for the task's op.
   nlohmann::json output;
   // The op's meta fields this provider knows (for example analysis_confidence,
   // source_language, classification_method); the op layer adds the timing and length fields.

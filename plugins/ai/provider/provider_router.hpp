@@ -1,5 +1,5 @@
-// ProviderRouter: which provider answers an op for a project (DECISIONS 32). Read once at start
-// from the configuration, most specific key first:
+// ProviderRouter: which provider answers an op for a project (docs/configuration.md#ai). Read once
+// at start from the configuration, most specific key first:
 //   projects.<id>.ai.provider.<verb>   one op of one project
 //   projects.<id>.ai.provider          every op of one project
 //   ai.provider.<verb>                 one op of every project

@@ -1,8 +1,8 @@
-// SentimentAnalyzer: the offline provider's ai.sentiment (spec 4.3). VADER (vader_scorer.hpp)
-// over its lexicon gives the score and the label (sentiment_label.hpp); a hand-written emotion
-// lexicon the emotional indicators (emotion_lexicon.hpp); VADER over the clauses around each
-// mention the aspect sentiments (aspect_sentiment.hpp); the strongest sentiment words the key
-// phrases (key_phrases.hpp); the scores the tone sentence (tone_description.hpp).
+// SentimentAnalyzer: the offline provider's ai.sentiment (docs/api.md#ai-answers). VADER
+// (vader_scorer.hpp) over its lexicon gives the score and the label (sentiment_label.hpp); a
+// hand-written emotion lexicon the emotional indicators (emotion_lexicon.hpp); VADER over the
+// clauses around each mention the aspect sentiments (aspect_sentiment.hpp); the strongest sentiment
+// words the key phrases (key_phrases.hpp); the scores the tone sentence (tone_description.hpp).
 //
 // output, exactly the spec's fields:
 //   overall_sentiment     "positive", "negative", "neutral" or "mixed" (sentiment_label.hpp)

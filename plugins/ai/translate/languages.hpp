@@ -1,6 +1,7 @@
-// The target languages of ai.translate: the eight the spec lists under INVALID_LANGUAGE (section
-// 7), each with its ISO 639-1 code. A request names one by its English name or by its code
-// (DECISIONS 40); anything else is INVALID_LANGUAGE with supported_language_names() as details.
+// The target languages of ai.translate: the eight of INVALID_LANGUAGE's supported_languages
+// (docs/api.md#ai-request-checks), each with its ISO 639-1 code. A request names one by its
+// English name or by its code; anything else is INVALID_LANGUAGE with supported_language_names() as
+// details.
 //
 // Thread-safety: immutable tables; call from any thread.
 #pragma once

@@ -48,7 +48,7 @@ class CategoryClassifier {
   explicit CategoryClassifier(std::shared_ptr<const TextEmbedder> embedder);
 
   // {primary_classification, secondary_classifications, confidence_scores, reasoning}: the
-  // output of ai.classify (docs: spec 4.3). Categories repeated in the request count once.
+  // output of ai.classify (docs/api.md#ai-answers). Categories repeated in the request count once.
   nlohmann::json classify(const ClassifyRequest& request) const;
 
   // The default categories' names, in their order.
