@@ -350,5 +350,31 @@ TEST_F(Ai, EmbedServiceServesOtherPlugins) {
   EXPECT_EQ(blank.json()["error"]["details"]["index"], 1);
 }
 
+TEST_F(Ai, EmbedServiceRefusesABadInputShape) {
+  for (const json& input : {json({{"texts", "one text"}}), json({{"texts", json::array()}}),
+                            json({{"text", {"a"}}}), json({{"texts", {"a", 7}}})}) {
+    const HttpResponse r =
+        daemon_->call({{"op", "probe.call"}, {"service", "ai.embed"}, {"input", input}});
+    EXPECT_EQ(r.json()["error"]["code"], "VALIDATION_ERROR") << input << ": " << r.describe();
+  }
+}
+
+TEST(AiConfiguration, ABadKeyRefusesThePluginNamingIt) {
+  for (const auto& [key, value] :
+       std::vector<std::pair<std::string, std::string>>{{"ai.provider.classify", "gpt"},
+                                                        {"ai.lane_threads", "0"},
+                                                        {"ai.openai.max_retries", "many"}}) {
+    DaemonOptions options;
+    options.plugins = {"auth", "ai"};
+    options.config = {{key, value}};
+    auto daemon = DaemonProcess::start(options);
+    const HttpResponse ready = daemon->request("GET", "/readyz");
+    EXPECT_EQ(ready.status, 503) << key;
+    EXPECT_EQ(ready.json()["checks"]["plugins"]["ai"], "refused") << ready.body;
+    EXPECT_NE(daemon->log().find(key.substr(key.rfind('.') + 1)), std::string::npos)
+        << key << ": " << daemon->log();
+  }
+}
+
 }  // namespace
 }  // namespace opbase::test
