@@ -5,6 +5,7 @@
 #include "auth_context.hpp"
 #include "auth_service.hpp"
 #include "email_address.hpp"
+#include "random_text.hpp"
 #include "request_fields.hpp"
 
 namespace opbase::auth {
@@ -76,7 +77,7 @@ Result<Reply> AuthService::send_otp(const Request& request) const {
                : Status(code::kAuthenticationFailed,
                         "inviting needs an administrator's token: send 'Authorization: Bearer'");
   }
-  if (Status s = limits_.take(context->project, "otp|email|" + canonical_email(*email),
+  if (Status s = limits_.take(context->project, sha256_hex("otp|email|" + canonical_email(*email)),
                               config_.rates.send_otp_per_email, context->now_ms);
       !s) {
     return s;

@@ -2,7 +2,6 @@
 // which line of the configuration to fix.
 #include "auth_config.hpp"
 
-#include <charconv>
 #include <tuple>
 
 namespace opbase::auth {
@@ -32,30 +31,18 @@ Status read_bool(const Host& host, std::string_view key, bool* out) {
   return Status::ok();
 }
 
-// "<limit>/<window seconds>", e.g. "10/900"; "0" or "off" switches the rule off.
+// A rule in RateRule::parse's form; an unset key keeps the default.
 Status read_rule(const Host& host, std::string_view key, RateRule* out) {
   const std::optional<std::string> value = host.config(key);
   if (!value) return Status::ok();
-  if (*value == "0" || *value == "off") {
-    out->limit = 0;
-    return Status::ok();
+  auto rule = RateRule::parse(*value);
+  if (!rule) {
+    return Status::validation(
+        std::string(key) + " must be <limit>/<window seconds> (e.g. 10/900), or off",
+        {{"key", key}});
   }
-  const size_t slash = value->find('/');
-  RateRule rule;
-  const char* begin = value->data();
-  const char* end = begin + value->size();
-  if (slash != std::string::npos) {
-    auto [limit_end, e1] = std::from_chars(begin, begin + slash, rule.limit);
-    auto [window_end, e2] = std::from_chars(begin + slash + 1, end, rule.window_s);
-    if (e1 == std::errc() && e2 == std::errc() && limit_end == begin + slash && window_end == end &&
-        rule.limit >= 1 && rule.limit <= 1'000'000 && rule.window_s >= 1 &&
-        rule.window_s <= 86'400 * 30) {
-      *out = rule;
-      return Status::ok();
-    }
-  }
-  return Status::validation(
-      std::string(key) + " must be <limit>/<window seconds> (e.g. 10/900), or off", {{"key", key}});
+  *out = *rule;
+  return Status::ok();
 }
 
 Status read_rates(const Host& host, RateRules* out) {

@@ -8,10 +8,10 @@
 
 #include "key_ring.hpp"
 #include "opbase/host.hpp"
+#include "opbase/rate_limiter.hpp"
 #include "opbase/status.hpp"
 #include "password.hpp"
 #include "password_dictionary.hpp"
-#include "rate_limiter.hpp"
 #include "signin_guard.hpp"
 
 namespace opbase::auth {

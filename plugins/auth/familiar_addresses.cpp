@@ -5,8 +5,8 @@
 #include <string>
 
 #include "opbase/iso_time.hpp"
+#include "opbase/store_access.hpp"
 #include "random_text.hpp"
-#include "store_access.hpp"
 
 namespace opbase::auth {
 namespace {

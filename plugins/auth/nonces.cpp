@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "opbase/iso_time.hpp"
+#include "opbase/store_access.hpp"
 #include "random_text.hpp"
-#include "store_access.hpp"
 
 namespace opbase::auth {
 namespace {

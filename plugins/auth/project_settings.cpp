@@ -4,7 +4,7 @@
 #include "opbase/iso_time.hpp"
 #include "opbase/query.hpp"
 #include "opbase/store.hpp"
-#include "store_access.hpp"
+#include "opbase/store_access.hpp"
 
 namespace opbase::auth {
 namespace {

@@ -7,9 +7,9 @@
 #include "opbase/iso_time.hpp"
 #include "opbase/query.hpp"
 #include "opbase/store.hpp"
+#include "opbase/store_access.hpp"
 #include "random_text.hpp"
 #include "sealed_box.hpp"
-#include "store_access.hpp"
 
 namespace opbase::auth {
 namespace {

@@ -2,16 +2,18 @@
 #include "signin_guard.hpp"
 
 #include "email_address.hpp"
+#include "random_text.hpp"
 
 namespace opbase::auth {
 namespace {
 
+// Buckets are named by digests, so the store holds no e-mail or address in clear.
 std::string pair_bucket(const SigninAttempt& attempt) {
-  return "signin|email+addr|" + attempt.email + "|" + attempt.address;
+  return sha256_hex("signin|email+addr|" + attempt.email + "|" + attempt.address);
 }
 
 std::string address_bucket(const SigninAttempt& attempt) {
-  return "signin|addr|" + attempt.address;
+  return sha256_hex("signin|addr|" + attempt.address);
 }
 
 }  // namespace

@@ -26,8 +26,8 @@
 #include "account_throttle.hpp"
 #include "familiar_addresses.hpp"
 #include "opbase/document_store.hpp"
+#include "opbase/rate_limiter.hpp"
 #include "opbase/status.hpp"
-#include "rate_limiter.hpp"
 
 namespace opbase::auth {
 

@@ -3,6 +3,7 @@
 #include "auth_context.hpp"
 #include "auth_service.hpp"
 #include "email_address.hpp"
+#include "random_text.hpp"
 #include "request_fields.hpp"
 
 namespace opbase::auth {
@@ -16,7 +17,7 @@ Status invalid_credentials() {
 }
 
 std::string address_bucket(std::string_view kind, std::string_view address) {
-  return std::string(kind) + "|addr|" + std::string(address);
+  return sha256_hex(std::string(kind) + "|addr|" + std::string(address));
 }
 
 }  // namespace

@@ -8,8 +8,8 @@
 #include "opbase/iso_time.hpp"
 #include "opbase/query.hpp"
 #include "opbase/store.hpp"
+#include "opbase/store_access.hpp"
 #include "random_text.hpp"
-#include "store_access.hpp"
 
 namespace opbase::auth {
 namespace {

@@ -2,7 +2,8 @@
 // account is held back without touching the owner elsewhere; many addresses guessing at one
 // account meet a doubling delay, never a lock, and never from an address the account knows;
 // one address trying many accounts is limited, except for accounts that know it; right
-// attempts are given back; parallel attempts cannot pass a limit.
+// attempts are given back; parallel attempts cannot pass a limit; the store keeps digests, not
+// e-mails or addresses.
 #include "signin_guard.hpp"
 
 #include <gtest/gtest.h>
@@ -152,6 +153,16 @@ TEST_F(SigninGuardTest, TheStoreHoldsNeitherEmailsNorAddresses) {
       EXPECT_EQ(text.find("203.0.113"), std::string::npos) << text;
       EXPECT_EQ(text.find("198.51.100"), std::string::npos) << text;
     }
+  }
+}
+
+TEST_F(SigninGuardTest, TheStoreHoldsDigestsNotEmailsOrAddresses) {
+  ASSERT_EQ(wrong_attempts(kVictim, kAttacker, 1), 1);
+  const auto buckets = env_.documents(kProject, "rate_limits", store::State::kActive);
+  ASSERT_FALSE(buckets.empty());
+  for (const auto& bucket : buckets) {
+    EXPECT_EQ(bucket.dump().find(kVictim), std::string::npos);
+    EXPECT_EQ(bucket.dump().find(kAttacker), std::string::npos);
   }
 }
 

@@ -7,16 +7,16 @@
 //   3. neither matched: no document yet (insert one) or the bucket is empty (refuse).
 // Each step is atomic in the store, which re-checks its condition as it writes, so concurrent
 // takes cannot spend the same token.
-#include "rate_limiter.hpp"
+#include "opbase/rate_limiter.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <utility>
 
 #include "opbase/iso_time.hpp"
-#include "random_text.hpp"
-#include "store_access.hpp"
+#include "opbase/store_access.hpp"
 
-namespace opbase::auth {
+namespace opbase {
 namespace {
 
 using nlohmann::json;
@@ -37,7 +37,7 @@ struct Bucket {
 Bucket bucket_of(std::string_view name, const RateRule& rule) {
   // A zero or negative window would make every token free; one second is the shortest.
   const int64_t window_ms = std::max<int64_t>(rule.window_s, 1) * 1000;
-  return {"rl_" + sha256_hex(name), window_ms, std::max<int64_t>(window_ms / rule.limit, 1)};
+  return {"rl_" + std::string(name), window_ms, std::max<int64_t>(window_ms / rule.limit, 1)};
 }
 
 Status exceeded(int64_t wait_ms) {
@@ -91,6 +91,24 @@ Result<std::optional<Status>> refusal(const DocumentStore& store, std::string_vi
 
 }  // namespace
 
+Result<RateRule> RateRule::parse(std::string_view text) {
+  if (text == "0" || text == "off") return RateRule{0, 900};
+  const size_t slash = text.find('/');
+  RateRule rule;
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  if (slash != std::string_view::npos) {
+    auto [limit_end, e1] = std::from_chars(begin, begin + slash, rule.limit);
+    auto [window_end, e2] = std::from_chars(begin + slash + 1, end, rule.window_s);
+    if (e1 == std::errc() && e2 == std::errc() && limit_end == begin + slash && window_end == end &&
+        rule.limit >= 1 && rule.limit <= 1'000'000 && rule.window_s >= 1 &&
+        rule.window_s <= 86'400 * 30) {
+      return rule;
+    }
+  }
+  return Status::validation("a rate limit is <limit>/<window seconds> (e.g. 10/900), or off");
+}
+
 Status RateLimiter::take(std::string_view project, std::string_view name, const RateRule& rule,
                          int64_t now_ms) const {
   if (rule.limit <= 0) return Status::ok();
@@ -124,4 +142,4 @@ Status RateLimiter::sweep_idle(std::string_view project, int64_t now_ms) const {
   return sweep(store_, project, kCollection, {{"tat_ms:$lt", now_ms - kIdleMs}}, now_ms);
 }
 
-}  // namespace opbase::auth
+}  // namespace opbase

@@ -1,6 +1,7 @@
-// Small pieces every auth component uses on the project's store: a match from match syntax with
-// the `_` names the plugin's own documents use, a change that sets fields, a read by `_key`, and
-// the life of documents that are swept when idle and brought back when needed again.
+// Small pieces for a plugin that keeps its own records (counters, codes, settings) in the
+// project's store: a match from match syntax with the `_` names such records use, a change that
+// sets fields, a read by `_key`, and the life of records that are swept when idle and brought
+// back when needed again (docs/plugin-guide.md#the-document-store).
 // Thread-safety: pure functions, and DocumentStore calls (safe from any thread).
 #pragma once
 
@@ -14,7 +15,7 @@
 #include "opbase/status.hpp"
 #include "opbase/store.hpp"
 
-namespace opbase::auth {
+namespace opbase {
 
 // The match of `fields` (match syntax, `_` names allowed). Throws std::logic_error for a
 // malformed match: only the plugin's own constant shapes come here.
@@ -48,10 +49,10 @@ Status insert_or_revive(const DocumentStore& store, std::string_view project,
                         std::string_view collection, nlohmann::json doc);
 
 // Moves the active documents `match` selects to the deleted state, where the plugin's purge of
-// deleted documents removes them for good after an hour. For documents that mean nothing any
-// more (a full rate bucket, an expired record); insert_or_revive brings one back if its key is
-// needed before the purge.
+// deleted documents (DocumentStore::purge, which the plugin runs) removes them for good. For
+// documents that mean nothing any more (a full rate bucket, an expired record); insert_or_revive
+// brings one back if its key is needed before the purge.
 Status sweep(const DocumentStore& store, std::string_view project, std::string_view collection,
              const nlohmann::json& match, int64_t now_ms);
 
-}  // namespace opbase::auth
+}  // namespace opbase

@@ -1,5 +1,6 @@
-// Rate limits of the auth plugin: token buckets kept in the project's store (collection
+// Rate limits for plugins: token buckets kept in the project's store (the plugin's collection
 // `rate_limits`, one document per bucket), so several daemons sharing a MongoDB share them.
+// The auth plugin limits sign-in attempts with it, the ai plugin each user's calls.
 //
 // A rule "limit per window" is a bucket of `limit` tokens that refills one token every
 // window / limit: a burst of `limit`, then an even pace, with no window edge to time attacks
@@ -7,8 +8,10 @@
 // a bucket with k tokens, exactly k go ahead, on one daemon or many. The bucket is one number,
 // the time at which it will be full again (the generic cell rate algorithm's "theoretical
 // arrival time"), and every take is one conditional update of it in the store, never a
-// read-modify-write in memory. Buckets are digests of what they count (an e-mail, a client
-// address), so the store does not collect addresses in clear.
+// read-modify-write in memory. A bucket's name is its document's `_key` after a prefix, so it
+// must be key text (letters, digits, `_`, `-`, `.`); a caller counting something private (an
+// e-mail, a client address) names the bucket by a digest of it, so the store does not collect
+// addresses in clear.
 //
 // A bucket full again for a while is the same as no bucket: sweep_idle() moves those documents
 // to the deleted state for the plugin's purge, and a take finding its document swept brings it
@@ -23,12 +26,16 @@
 #include "opbase/document_store.hpp"
 #include "opbase/status.hpp"
 
-namespace opbase::auth {
+namespace opbase {
 
 // `limit` events per `window_s` seconds; limit 0 switches the rule off.
 struct RateRule {
   int64_t limit = 0;
   int64_t window_s = 900;
+
+  // The configuration form "<limit>/<window seconds>" (e.g. "10/900", limit 1 to 1,000,000,
+  // window up to 30 days), or "0" / "off" for no limit. VALIDATION_ERROR otherwise.
+  static Result<RateRule> parse(std::string_view text);
 };
 
 class RateLimiter {
@@ -52,4 +59,4 @@ class RateLimiter {
   const DocumentStore& store_;
 };
 
-}  // namespace opbase::auth
+}  // namespace opbase

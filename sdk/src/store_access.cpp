@@ -1,13 +1,13 @@
-#include "store_access.hpp"
+#include "opbase/store_access.hpp"
 
 #include <stdexcept>
 #include <string>
 
-namespace opbase::auth {
+namespace opbase {
 
 query::Match match_of(const nlohmann::json& fields) {
   auto match = query::parse_match(fields, store::wire_parse_options());
-  if (!match) throw std::logic_error("auth: bad internal match: " + match.status().message());
+  if (!match) throw std::logic_error("bad internal match: " + match.status().message());
   return std::move(*match);
 }
 
@@ -87,4 +87,4 @@ Status sweep(const DocumentStore& store, std::string_view project, std::string_v
       .status();
 }
 
-}  // namespace opbase::auth
+}  // namespace opbase
