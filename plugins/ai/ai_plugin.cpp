@@ -1,13 +1,16 @@
 // The ai plugin: the seven AI ops (docs/api.md#ai-text-operations) (ai.* and, bound by the host,
 // their baseai.* names) and the ai.embed service the vdb area calls. Every op needs a signed-in
 // user and runs on the plugin's lane (abi.h register_lane_op), so a slow model server never holds
-// the HTTP workers. Which provider answers is configuration (provider/provider_router.hpp): the
-// built-in offline one by default, or an OpenAI-compatible model server.
+// the HTTP workers, and passes the caller's rate limit and daily quota (limits/call_limits.hpp)
+// before a provider sees it. Which provider answers is configuration
+// (provider/provider_router.hpp): the built-in offline one by default, or an OpenAI-compatible
+// model server.
 #include <chrono>
 #include <map>
 #include <memory>
 
 #include "ai_settings.hpp"
+#include "limits/call_limits.hpp"
 #include "opbase/sdk.hpp"
 #include "openai/openai_provider.hpp"
 #include "ops/ai_reply.hpp"
@@ -16,6 +19,7 @@
 #include "ops/vector_text.hpp"
 #include "provider/offline_provider.hpp"
 #include "provider/provider_router.hpp"
+#include "text/unicode_text.hpp"
 
 namespace opbase::ai {
 namespace {
@@ -76,23 +80,38 @@ class AiPlugin final : public Plugin {
     for (const json& id : projects->value("projects", json::array())) {
       if (id.is_string()) ids.push_back(id.get<std::string>());
     }
-    auto router = ProviderRouter::build(
-        providers, ids, [this](std::string_view key) { return host().config(key); });
+    auto config = [this](std::string_view key) { return host().config(key); };
+    auto router = ProviderRouter::build(providers, ids, config);
     if (!router) return router.status();
     router_ = std::make_unique<ProviderRouter>(std::move(*router));
+    auto rules = UsageRulesByProject::build(ids, config);
+    if (!rules) return rules.status();
+    limits_ = std::make_unique<CallLimits>(host(), std::move(*rules));
     return Status::ok();
   }
 
   Result<Reply> serve(TaskKind kind, const Request& request) const {
     auto task = reader_->read_task(kind, request.body);
     if (!task) return task.status();
-    const Provider& provider = router_->choose(request.project_id, kind);
-    if (kind == TaskKind::kVectorize) return vectorize(provider, *task);
+    const auto size = static_cast<int64_t>(code_points(task->content));
+    const int64_t admitted_ms = host().now_ms();
+    if (Status s = limits_->admit(request.project_id, request.user_id, size, admitted_ms); !s) {
+      if (s.code() == code::kRateLimitExceeded) host().count("rate_limit_refusals_total");
+      if (s.code() == code::kQuotaExceeded) host().count("quota_refusals_total");
+      return s;
+    }
+    Result<Reply> reply = run_task(kind, *task, router_->choose(request.project_id, kind));
+    if (!reply) limits_->refund(request.project_id, request.user_id, size, admitted_ms);
+    return reply;
+  }
+
+  Result<Reply> run_task(TaskKind kind, const Task& task, const Provider& provider) const {
+    if (kind == TaskKind::kVectorize) return vectorize(provider, task);
     const auto start = std::chrono::steady_clock::now();
-    Result<TaskAnswer> answer = provider.run(*task);
+    Result<TaskAnswer> answer = provider.run(task);
     const double elapsed_ms = ms_since(start);
     if (!counted(kind, answer.status(), elapsed_ms)) return answer.status();
-    json meta = meta_of(*task, *answer, provider.name(), elapsed_ms);
+    json meta = meta_of(task, *answer, provider.name(), elapsed_ms);
     return Reply(json{{"output", std::move(answer->output)}}).with_meta(std::move(meta));
   }
 
@@ -157,6 +176,7 @@ class AiPlugin final : public Plugin {
   std::shared_ptr<const OfflineProvider> offline_;
   std::unique_ptr<TaskReader> reader_;
   std::unique_ptr<ProviderRouter> router_;
+  std::unique_ptr<CallLimits> limits_;
 };
 
 }  // namespace

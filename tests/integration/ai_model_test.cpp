@@ -21,7 +21,9 @@ using namespace std::chrono_literals;
 std::unique_ptr<DaemonProcess> start_daemon(const FakeOpenAiServer& server) {
   DaemonOptions options;
   options.plugins = {"auth", "collection", "ai"};
+  // One user makes every call here; ai_limits_test tests the per-user limits.
   options.config = {{"auth.rate.signup_per_address", "off"},
+                    {"ai.rate_limit", "off"},
                     {"server.threads", "4"},
                     {"ai.provider.generate", "openai"},
                     {"ai.provider.sentiment", "openai"},

@@ -22,7 +22,8 @@ class Ai : public ::testing::Test {
   static void SetUpTestSuite() {
     DaemonOptions options;
     options.plugins = {"auth", "ai", "probe"};
-    options.config = {{"auth.rate.signup_per_address", "off"}};
+    // One user makes every call here; ai_limits_test tests the per-user limits.
+    options.config = {{"auth.rate.signup_per_address", "off"}, {"ai.rate_limit", "off"}};
     daemon_ = DaemonProcess::start(options).release();
   }
   static void TearDownTestSuite() {

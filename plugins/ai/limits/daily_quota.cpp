@@ -1,0 +1,112 @@
+// The day's count as conditional updates (see daily_quota.hpp). A charge is:
+//   1. the day's document has room (calls < limit, code_points <= limit - this call's): add
+//      the call to it;
+//   2. else no document yet: insert one holding this call (when it fits at all);
+//   3. else: refuse, naming the count that is full.
+// A lost race in 2 (another call inserted first) goes back to 1.
+#include "limits/daily_quota.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "opbase/iso_time.hpp"
+#include "opbase/store_access.hpp"
+
+namespace opbase::ai {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kCollection = "daily_usage";
+constexpr int64_t kDayMs = 86'400'000;
+// Bounds the charge loop: each turn means another call inserted the day's document in between.
+constexpr int kMaxRaces = 5;
+
+bool off(const DailyLimits& limits) { return limits.calls <= 0 && limits.code_points <= 0; }
+
+std::string day_of(int64_t now_ms) { return iso_time(now_ms).substr(0, 10); }
+
+std::string key_of(std::string_view user, int64_t now_ms) {
+  std::string day = day_of(now_ms);
+  day.erase(std::remove(day.begin(), day.end(), '-'), day.end());
+  return "d" + day + "_" + std::string(user);
+}
+
+// The match of a document with room for one more call of `code_points`.
+json room_for(const std::string& key, int64_t code_points, const DailyLimits& limits) {
+  json match = {{"_key", key}};
+  if (limits.calls > 0) match["calls:$lt"] = limits.calls;
+  if (limits.code_points > 0) match["code_points:$lte"] = limits.code_points - code_points;
+  return match;
+}
+
+store::Change counted(int64_t calls, int64_t code_points) {
+  store::Change change;
+  change.inc["calls"] = calls;
+  change.inc["code_points"] = code_points;
+  return change;
+}
+
+Status exceeded(std::string_view quota, int64_t limit, int64_t used, int64_t now_ms) {
+  const int64_t next_day_ms = (now_ms / kDayMs + 1) * kDayMs;
+  const int64_t retry_after = std::max<int64_t>(1, (next_day_ms - now_ms + 999) / 1000);
+  return {code::kQuotaExceeded,
+          "the daily AI quota is used up; it starts again at 00:00 UTC",
+          {{"quota", quota},
+           {"limit", limit},
+           {"used", used},
+           {"resets_at", iso_time(next_day_ms)},
+           {"retry_after", retry_after}}};
+}
+
+// Which count a call of `code_points` would pass, given the day's document (or none yet).
+Status refusal(const json* day, int64_t code_points, const DailyLimits& limits, int64_t now_ms) {
+  const int64_t calls = day ? day->value("calls", int64_t{0}) : 0;
+  const int64_t points = day ? day->value("code_points", int64_t{0}) : 0;
+  if (limits.calls > 0 && calls >= limits.calls) {
+    return exceeded("calls_per_day", limits.calls, calls, now_ms);
+  }
+  if (limits.code_points > 0 && points + code_points > limits.code_points) {
+    return exceeded("code_points_per_day", limits.code_points, points, now_ms);
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Status DailyQuota::charge(std::string_view project, std::string_view user, int64_t code_points,
+                          const DailyLimits& limits, int64_t now_ms) const {
+  if (off(limits)) return Status::ok();
+  const std::string key = key_of(user, now_ms);
+  for (int attempt = 0; attempt < kMaxRaces; ++attempt) {
+    auto added = update_matched(store_, project, kCollection, room_for(key, code_points, limits),
+                                counted(1, code_points));
+    if (!added) return added.status();
+    if (*added) return Status::ok();
+    auto found = find_by_key(store_, project, kCollection, key);
+    if (!found) return found.status();
+    const json* day = *found ? &**found : nullptr;
+    if (Status refused = refusal(day, code_points, limits, now_ms); !refused) return refused;
+    if (day) continue;  // room came back between the update and the read (a refund)
+    json doc = {{"_key", key},           {"_userkey", user}, {"_created_at", iso_time(now_ms)},
+                {"day", day_of(now_ms)}, {"calls", 1},       {"code_points", code_points}};
+    const Status inserted = insert_or_revive(store_, project, kCollection, std::move(doc));
+    if (inserted.code() != store::kDuplicateKey) return inserted;
+  }
+  // Still racing: refusing is the safe answer, and the client may simply try again.
+  return Status(code::kRateLimitExceeded, "too many AI calls at once; try again",
+                {{"retry_after", 1}});
+}
+
+void DailyQuota::refund(std::string_view project, std::string_view user, int64_t code_points,
+                        const DailyLimits& limits, int64_t charged_ms) const {
+  if (off(limits)) return;
+  (void)update_where(store_, project, kCollection, {{"_key", key_of(user, charged_ms)}},
+                     counted(-1, -code_points));
+}
+
+Status DailyQuota::sweep_past_days(std::string_view project, int64_t now_ms) const {
+  return sweep(store_, project, kCollection, {{"day:$lt", day_of(now_ms)}}, now_ms);
+}
+
+}  // namespace opbase::ai
