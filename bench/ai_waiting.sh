@@ -18,8 +18,9 @@ port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); 
 python3 "$ROOT/bench/scenarios/lib/slow_model.py" "$port" 1800 >"$OUT/model.log" 2>&1 &
 model_pid=$!
 trap 'kill $model_pid 2>/dev/null || true' EXIT
-# The lane and the model server's turns hold all 64 calls at once.
-export BENCH_SET="${BENCH_SET:-} ai.provider.generate=openai ai.openai.base_url=http://127.0.0.1:$port/v1 ai.openai.chat_model=bench-model ai.openai.max_concurrency=64 ai.lane_threads=64"
+# The lane and the model server's turns hold all 64 calls at once; one user makes them all, so
+# its rate limit and quota are off.
+export BENCH_SET="${BENCH_SET:-} ai.provider.generate=openai ai.openai.base_url=http://127.0.0.1:$port/v1 ai.openai.chat_model=bench-model ai.openai.max_concurrency=64 ai.lane_threads=64 ai.rate_limit=off ai.quota.calls_per_day=0"
 
 run() {
   echo "== $1"

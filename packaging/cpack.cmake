@@ -16,11 +16,12 @@ set(CPACK_DEBIAN_PACKAGE_SECTION "net")
 
 # Only what is built: ai, vdb and file are not (docs/api.md#not-built-yet-ai-vdb-file).
 set(CPACK_DEBIAN_OPBASE_PACKAGE_NAME "opbase")
-set(CPACK_DEBIAN_OPBASE_DESCRIPTION "self-hosted backend platform: auth, JSON documents, webhooks
+set(CPACK_DEBIAN_OPBASE_DESCRIPTION "self-hosted backend platform: auth, JSON documents, webhooks, AI
 One HTTP endpoint with JSON bodies for web and mobile apps: sign-up and sign-in with
 ES256 id tokens and refresh tokens, a schema-free JSON document store (embedded SQLite,
-or MongoDB), and signed webhooks to your own services. Service areas are plugins,
-switched on per deployment. Files, vector search and AI operations are not built yet.")
+or MongoDB), signed webhooks to your own services, and AI text operations offline or
+through an OpenAI-compatible model server. Service areas are plugins, switched on per
+deployment. Files and vector search are not built yet.")
 set(CPACK_DEBIAN_OPBASE_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_OPBASE_PACKAGE_SECTION "net")
 

@@ -76,3 +76,7 @@ set(CPACK_DEBIAN_OPBASE_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
 # postinst runs groupadd/useradd (package passwd); dpkg-shlibdeps adds the libraries. The auth
 # plugin reads cracklib's dictionary, which no library brings: cracklib-runtime.
 set(CPACK_DEBIAN_OPBASE_PACKAGE_DEPENDS "passwd, cracklib-runtime")
+# The ai plugin's offline translation runs Apertium's programs and language pairs; without them
+# ai.translate answers PROCESSING_FAILED "unavailable" and every other op works.
+set(CPACK_DEBIAN_OPBASE_PACKAGE_RECOMMENDS
+  "apertium, apertium-eng-cat, apertium-spa-cat, apertium-fra-cat, apertium-por-cat, apertium-cat-ita")

@@ -2,11 +2,12 @@
 // holds `tat_ms`, the time it is full again; each token is `interval` = window / limit of it,
 // and the bucket holds `limit` tokens, so an event may go ahead while tat_ms + interval stays
 // within one window of now. A take is:
-//   1. tat_ms <= now (full): set it to now + interval;
-//   2. now < tat_ms <= now + window - interval (tokens left): add interval to it;
+//   1. now < tat_ms <= now + window - interval (in use, tokens left): add interval to it;
+//   2. tat_ms <= now (full): set it to now + interval;
 //   3. neither matched: no document yet (insert one) or the bucket is empty (refuse).
 // Each step is atomic in the store, which re-checks its condition as it writes, so concurrent
-// takes cannot spend the same token.
+// takes cannot spend the same token. A bucket in use comes first because that is where the cost
+// shows: a caller making many calls pays one update each, and a full bucket pays two.
 #include "opbase/rate_limiter.hpp"
 
 #include <algorithm>
@@ -102,11 +103,12 @@ Result<RateRule> RateRule::parse(std::string_view text) {
     auto [window_end, e2] = std::from_chars(begin + slash + 1, end, rule.window_s);
     if (e1 == std::errc() && e2 == std::errc() && limit_end == begin + slash && window_end == end &&
         rule.limit >= 1 && rule.limit <= 1'000'000 && rule.window_s >= 1 &&
-        rule.window_s <= 86'400 * 30) {
+        rule.window_s <= 86'400 * 30 && rule.limit <= rule.window_s * 1000) {
       return rule;
     }
   }
-  return Status::validation("a rate limit is <limit>/<window seconds> (e.g. 10/900), or off");
+  return Status::validation(
+      "a rate limit is <limit>/<window seconds> (e.g. 10/900, at most 1000 a second), or off");
 }
 
 Status RateLimiter::take(std::string_view project, std::string_view name, const RateRule& rule,
@@ -114,7 +116,7 @@ Status RateLimiter::take(std::string_view project, std::string_view name, const 
   if (rule.limit <= 0) return Status::ok();
   const Bucket bucket = bucket_of(name, rule);
   for (int attempt = 0; attempt < kMaxRaces; ++attempt) {
-    for (auto step : {&take_from_full, &take_from_rest}) {
+    for (auto step : {&take_from_rest, &take_from_full}) {
       auto took = step(store_, project, bucket, now_ms);
       if (!took) return took.status();
       if (*took) return Status::ok();

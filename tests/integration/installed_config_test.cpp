@@ -1,7 +1,7 @@
 // installed_config_test: the configuration the Debian package installs as
 // /etc/opbase/opbase.properties (packaging/opbase.production.properties, as this build installs
 // it) makes a daemon that serves: it loads the shipped service areas, is ready, and a user can
-// sign up and store a document. Only the folders and the port are the test's own.
+// sign up, store a document and ask an AI op. Only the folders and the port are the test's own.
 // Thread-safety: each test runs on the one gtest thread.
 #include <gtest/gtest.h>
 
@@ -34,13 +34,13 @@ std::vector<std::string> enabled_plugins(const std::string& properties) {
   return {};
 }
 
-TEST(InstalledConfig, LoadsAuthAndCollectionAndIsReady) {
+TEST(InstalledConfig, LoadsAuthCollectionAndAiAndIsReady) {
   const std::string properties = installed_config();
   ASSERT_FALSE(properties.empty()) << "no " << OPBASE_INSTALLED_CONFIG;
   DaemonOptions options;
   options.properties = properties;
   options.plugins = enabled_plugins(properties);
-  ASSERT_EQ(options.plugins, (std::vector<std::string>{"auth", "collection"}));
+  ASSERT_EQ(options.plugins, (std::vector<std::string>{"auth", "collection", "ai"}));
   options.config = {{"auth.rate.signup_per_address", "off"}};
   auto daemon = DaemonProcess::start(options);
 
@@ -48,12 +48,17 @@ TEST(InstalledConfig, LoadsAuthAndCollectionAndIsReady) {
   ASSERT_EQ(ready.status, 200) << ready.describe();
   EXPECT_EQ(ready.json()["checks"]["plugins"]["auth"], "loaded");
   EXPECT_EQ(ready.json()["checks"]["plugins"]["collection"], "loaded");
+  EXPECT_EQ(ready.json()["checks"]["plugins"]["ai"], "loaded");
 
   const auto& user = daemon->user("installed");
   const HttpResponse stored = daemon->call(
       {{"op", "collection.insert"}, {"collection", "notes"}, {"data", {{"text", "hello"}}}},
       user.bearer());
   EXPECT_EQ(stored.status, 200) << stored.describe();
+  const HttpResponse felt =
+      daemon->call({{"op", "ai.sentiment"}, {"content", "What a lovely day"}}, user.bearer());
+  EXPECT_EQ(felt.status, 200) << felt.describe();
+  EXPECT_EQ(felt.json()["data"]["output"]["overall_sentiment"], "positive") << felt.describe();
 }
 
 }  // namespace

@@ -25,15 +25,19 @@ lacks() {
 }
 
 has "$daemon_deb" '^\./usr/bin/opbase$'
-for plugin in auth collection webhooks echo hello_c; do
+for plugin in auth collection ai webhooks echo hello_c; do
   has "$daemon_deb" "/opbase/plugins/${plugin}\.so$"
 done
+has "$daemon_deb" '^\./usr/share/opbase/ai/glove-6b-100d\.bin$'
+has "$daemon_deb" '^\./usr/share/opbase/ai/prompts/'
 has "$daemon_deb" '^\./etc/opbase/opbase\.properties$'
 has "$daemon_deb" '^\./usr/share/doc/opbase/copyright$'
 has "$daemon_deb" '^\./usr/lib/systemd/system/opbase\.service$'
 lacks "$daemon_deb" '^\./usr/include/'
 dpkg-deb --info "$daemon_deb" conffiles | grep -q '^/etc/opbase/opbase.properties$' || fail "the configuration is no conffile"
 dpkg-deb --field "$daemon_deb" Depends | grep -q 'cracklib-runtime' || fail "opbase lacks its dependencies"
+dpkg-deb --field "$daemon_deb" Depends | grep -q 'libphonenumber' || fail "opbase lacks the ai plugin's libraries"
+dpkg-deb --field "$daemon_deb" Recommends | grep -q 'apertium-eng-cat' || fail "opbase does not recommend Apertium"
 description="$(dpkg-deb --field "$daemon_deb" Description)"
 grep -q 'not built yet' <<<"$description" || fail "the description does not say what is not built: $description"
 

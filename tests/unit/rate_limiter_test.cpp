@@ -113,8 +113,9 @@ TEST(RateRuleTest, ParsesTheConfigurationFormAndRefusesTheRest) {
   EXPECT_EQ(rule->window_s, 900);
   EXPECT_EQ(RateRule::parse("off")->limit, 0);
   EXPECT_EQ(RateRule::parse("0")->limit, 0);
+  EXPECT_EQ(RateRule::parse("1000/1")->limit, 1000);
   for (const char* bad : {"", "10", "10/", "/900", "0/900", "10/0", "10/900s", "-1/60", "x/60",
-                          "10/2592001", "1000001/60"}) {
+                          "10/2592001", "1000001/60", "1001/1"}) {
     EXPECT_EQ(RateRule::parse(bad).status().code(), code::kValidationError) << bad;
   }
 }

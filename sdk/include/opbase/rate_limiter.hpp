@@ -34,7 +34,8 @@ struct RateRule {
   int64_t window_s = 900;
 
   // The configuration form "<limit>/<window seconds>" (e.g. "10/900", limit 1 to 1,000,000,
-  // window up to 30 days), or "0" / "off" for no limit. VALIDATION_ERROR otherwise.
+  // window up to 30 days, at most 1000 a second: a bucket counts in milliseconds), or "0" /
+  // "off" for no limit. VALIDATION_ERROR otherwise.
   static Result<RateRule> parse(std::string_view text);
 };
 
