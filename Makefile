@@ -58,9 +58,9 @@ test-main: build
 # compiled once for both, at -O1 with line tables only (all a sanitizer report needs), which
 # keeps each test binary a sixth of a full-debug one to link (the tree: 2 GB, not 11). Only the
 # unit tests and the fuzzers are built there, not the daemon, the plugins or the integration
-# tests. Each fuzzer runs for a bounded time over its seed corpus: FUZZ_SECONDS each (20 in
+# tests. Each fuzzer runs for a bounded time over its seed corpus: FUZZ_SECONDS each (12 in
 # make test; make fuzz runs them longer).
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS ?= 12
 configure-check: deps
 	CC=clang CXX=clang++ cmake -S . -B $(CHECK_DIR) -DCMAKE_BUILD_TYPE=Debug \
 	  -DCMAKE_C_FLAGS_DEBUG="-O1 -gline-tables-only" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" \

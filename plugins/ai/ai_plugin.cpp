@@ -66,28 +66,62 @@ class AiPlugin final : public Plugin {
     if (!offline) return offline.status();
     offline_ = *offline;
     providers.emplace("offline", std::move(*offline));
-    auto openai_settings = from_config(
-        [this](std::string_view key) { return host().config("ai.openai." + std::string(key)); });
-    if (!openai_settings) return openai_settings.status();
     auto prompts = PromptLibrary::load((settings_.data_dir / "prompts").string());
     if (!prompts) return prompts.status();
-    providers.emplace("openai", std::make_shared<OpenAiProvider>(
-                                    std::move(*openai_settings), std::move(*prompts),
-                                    [this](std::string_view line) { host().info(line); }));
+    auto openai = openai_provider("", *prompts);
+    if (!openai) return openai.status();
+    providers.emplace("openai", std::move(*openai));
     auto projects = host().call_service("projects.list", "", json::object());
     if (!projects) return projects.status();
     std::vector<std::string> ids;
+    std::map<std::string, ProviderRouter::Providers, std::less<>> own;
     for (const json& id : projects->value("projects", json::array())) {
-      if (id.is_string()) ids.push_back(id.get<std::string>());
+      if (!id.is_string()) continue;
+      ids.push_back(id.get<std::string>());
+      auto project_openai = openai_provider(ids.back(), *prompts);
+      if (!project_openai) return project_openai.status();
+      if (*project_openai) own[ids.back()].emplace("openai", std::move(*project_openai));
     }
     auto config = [this](std::string_view key) { return host().config(key); };
-    auto router = ProviderRouter::build(providers, ids, config);
+    auto router = ProviderRouter::build(providers, ids, config, own);
     if (!router) return router.status();
     router_ = std::make_unique<ProviderRouter>(std::move(*router));
     auto rules = UsageRulesByProject::build(ids, config);
     if (!rules) return rules.status();
     limits_ = std::make_unique<CallLimits>(host(), std::move(*rules));
     return Status::ok();
+  }
+
+  // The model provider of ai.openai.* (project empty), or of a project that sets any
+  // projects.<id>.ai.openai.* key (each key it does not set is the daemon-wide one); null for a
+  // project without such keys.
+  Result<std::shared_ptr<const Provider>> openai_provider(
+      const std::string& project, const std::shared_ptr<const PromptLibrary>& prompts) const {
+    const std::string own_prefix = project.empty() ? "" : "projects." + project + ".ai.openai.";
+    bool has_own = false;
+    std::map<std::string, std::string, std::less<>> read_from;  // key -> the full key that held it
+    auto settings = from_config([&](std::string_view key) {
+      for (const std::string& prefix : {own_prefix, std::string("ai.openai.")}) {
+        if (prefix.empty()) continue;
+        if (auto value = host().config(prefix + std::string(key))) {
+          has_own = has_own || prefix == own_prefix;
+          read_from[std::string(key)] = prefix + std::string(key);
+          return value;
+        }
+      }
+      return std::optional<std::string>();
+    });
+    if (!settings) {  // the message starts with the short key: name the full one
+      const std::string key = settings.status().details().value("key", "");
+      const auto full = read_from.find(key);
+      if (full == read_from.end()) return settings.status();
+      return Status(settings.status().code(),
+                    full->second + settings.status().message().substr(key.size()),
+                    {{"key", full->second}});
+    }
+    if (!project.empty() && !has_own) return std::shared_ptr<const Provider>();
+    return std::shared_ptr<const Provider>(std::make_shared<OpenAiProvider>(
+        std::move(*settings), prompts, [this](std::string_view line) { host().info(line); }));
   }
 
   Result<Reply> serve(TaskKind kind, const Request& request) const {

@@ -1,11 +1,13 @@
 // ai_model_test: the ai plugin with its model provider against a local server that speaks the
 // OpenAI API (tests/support/fake_openai_server.hpp), over HTTP end to end: the provider chosen
-// per op, the answer in the spec's shape, the request the server saw, a failing server as
+// per op, a project's own server and key, the answer in the spec's shape, the request the
+// server saw, a failing server as
 // PROCESSING_FAILED, and slow model calls waiting on the ai lane while the HTTP workers keep
 // serving every other op.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
 #include <thread>
 #include <vector>
 
@@ -18,7 +20,8 @@ namespace {
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-std::unique_ptr<DaemonProcess> start_daemon(const FakeOpenAiServer& server) {
+std::unique_ptr<DaemonProcess> start_daemon(const FakeOpenAiServer& server,
+                                            const std::map<std::string, std::string>& extra = {}) {
   DaemonOptions options;
   options.plugins = {"auth", "collection", "ai"};
   // One user makes every call here; ai_limits_test tests the per-user limits.
@@ -34,6 +37,7 @@ std::unique_ptr<DaemonProcess> start_daemon(const FakeOpenAiServer& server) {
                     {"ai.openai.max_retries", "1"},
                     {"ai.openai.retry_base_ms", "10"},
                     {"ai.openai.timeout_s", "30"}};
+  for (const auto& [key, value] : extra) options.config[key] = value;
   return DaemonProcess::start(options);
 }
 
@@ -64,6 +68,24 @@ TEST(AiModel, GenerateGoesToTheModelServerAndAnswersTheSpecShape) {
   EXPECT_NE(seen[0].json["messages"].dump().find("Tell a story"), std::string::npos);
   // The key is never written to the log.
   EXPECT_EQ(daemon->log().find("sk-test-secret-key"), std::string::npos);
+}
+
+TEST(AiModel, AProjectsOwnModelServerAndKeyAnswerForIt) {
+  FakeOpenAiServer daemon_wide;
+  FakeOpenAiServer own;
+  own.script({chat_reply("From the project's own server")});
+  auto daemon =
+      start_daemon(daemon_wide, {{"projects.test.ai.openai.base_url", own.base_url()},
+                                 {"projects.test.ai.openai.api_key", "sk-project-own-key-98765"}});
+  const HttpResponse r = daemon->call({{"op", "ai.generate"}, {"user_input", "Say hello"}},
+                                      daemon->user("ada").bearer());
+  ASSERT_EQ(r.status, 200) << r.describe();
+  EXPECT_EQ(r.json()["data"]["output"], "From the project's own server");
+  EXPECT_EQ(r.json()["meta"]["model"], "fake-chat-1");  // a key the project does not set
+  ASSERT_EQ(own.requests().size(), 1u);
+  EXPECT_EQ(own.requests()[0].header("Authorization"), "Bearer sk-project-own-key-98765");
+  EXPECT_TRUE(daemon_wide.requests().empty());
+  EXPECT_EQ(daemon->log().find("sk-project-own-key"), std::string::npos);
 }
 
 TEST(AiModel, OtherOpsStayOfflineAndAFailingServerIsProcessingFailed) {

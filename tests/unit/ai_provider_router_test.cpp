@@ -1,6 +1,7 @@
 // ProviderRouter: the provider of each op for each project, from the most specific key
 // (projects.<id>.ai.provider.<op>, projects.<id>.ai.provider, ai.provider.<op>, ai.provider) to
-// the built-in default "offline"; a name no provider answers to is refused naming the key.
+// the built-in default "offline"; a project's own provider answers for it under its name; a
+// name no provider answers to is refused naming the key.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -29,13 +30,16 @@ Providers two_providers() {
           {"openai", std::make_shared<NamedProvider>("openai")}};
 }
 
-Result<ProviderRouter> route(const std::map<std::string, std::string>& keys) {
-  return ProviderRouter::build(two_providers(), {"shop", "blog"},
-                               [&](std::string_view key) -> std::optional<std::string> {
-                                 const auto found = keys.find(std::string(key));
-                                 if (found == keys.end()) return std::nullopt;
-                                 return found->second;
-                               });
+Result<ProviderRouter> route(const std::map<std::string, std::string>& keys,
+                             const std::map<std::string, Providers, std::less<>>& own = {}) {
+  return ProviderRouter::build(
+      two_providers(), {"shop", "blog"},
+      [&](std::string_view key) -> std::optional<std::string> {
+        const auto found = keys.find(std::string(key));
+        if (found == keys.end()) return std::nullopt;
+        return found->second;
+      },
+      own);
 }
 
 TEST(ProviderRouter, EveryOpIsOfflineWithoutConfiguration) {
@@ -67,6 +71,19 @@ TEST(ProviderRouter, AProjectsOpKeyFallsBackToTheGlobalOnesForOtherOps) {
   EXPECT_EQ(router->choose("blog", TaskKind::kTranslate).name(), "openai");
   EXPECT_EQ(router->choose("blog", TaskKind::kSummarize).name(), "openai");
   EXPECT_EQ(router->choose("shop", TaskKind::kSummarize).name(), "offline");
+}
+
+TEST(ProviderRouter, AProjectsOwnProviderAnswersForItUnderItsName) {
+  const std::map<std::string, Providers, std::less<>> own = {
+      {"shop", {{"openai", std::make_shared<NamedProvider>("shop's openai")}}}};
+  auto router = route(
+      {{"ai.provider.generate", "openai"}, {"projects.shop.ai.provider.summarize", "openai"}}, own);
+  ASSERT_TRUE(router.is_ok()) << router.status().to_string();
+  EXPECT_EQ(router->choose("shop", TaskKind::kGenerate).name(),
+            "shop's openai");  // ai.provider.<op>
+  EXPECT_EQ(router->choose("shop", TaskKind::kSummarize).name(), "shop's openai");
+  EXPECT_EQ(router->choose("shop", TaskKind::kVectorize).name(), "offline");
+  EXPECT_EQ(router->choose("blog", TaskKind::kGenerate).name(), "openai");
 }
 
 TEST(ProviderRouter, AnUnknownProviderNameIsRefusedNamingTheKey) {

@@ -5,7 +5,7 @@
 namespace opbase::ai {
 namespace {
 
-using Providers = std::map<std::string, std::shared_ptr<const Provider>, std::less<>>;
+using Providers = ProviderRouter::Providers;
 
 Result<std::shared_ptr<const Provider>> named(const Providers& providers, const std::string& key,
                                               const std::string& name) {
@@ -21,12 +21,14 @@ size_t index_of(TaskKind kind) { return static_cast<size_t>(kind); }
 
 }  // namespace
 
-Result<ProviderRouter> ProviderRouter::build(const Providers& providers,
-                                             const std::vector<std::string>& projects,
-                                             const ConfigGet& get) {
+Result<ProviderRouter> ProviderRouter::build(
+    const Providers& providers, const std::vector<std::string>& projects, const ConfigGet& get,
+    const std::map<std::string, Providers, std::less<>>& own) {
   ProviderRouter router;
-  // For each op: the first key that is set, among `prefix`.provider.<verb> and `prefix`.provider.
-  auto routes_for = [&](const std::string& prefix, const Routes* fallback) -> Result<Routes> {
+  // For each op: the first key that is set, among `prefix`.provider.<verb> and `prefix`.provider,
+  // named among `among`; where none is set, the op's route in `fallback`.
+  auto routes_for = [&](const std::string& prefix, const Providers& among,
+                        const Routes* fallback) -> Result<Routes> {
     Routes routes(std::size(kOps));
     const std::optional<std::string> whole = get(prefix + "provider");
     for (const OpRow& row : kOps) {
@@ -41,7 +43,7 @@ Result<ProviderRouter> ProviderRouter::build(const Providers& providers,
         routes[index_of(row.kind)] = fallback ? (*fallback)[index_of(row.kind)] : nullptr;
         continue;
       }
-      auto provider = named(providers, key, *name);
+      auto provider = named(among, key, *name);
       if (!provider) return provider.status();
       routes[index_of(row.kind)] = *provider;
     }
@@ -51,11 +53,24 @@ Result<ProviderRouter> ProviderRouter::build(const Providers& providers,
   auto offline = named(providers, "ai.provider", "offline");
   if (!offline) return offline.status();
   Routes builtin(std::size(kOps), *offline);
-  auto defaults = routes_for("ai.", &builtin);
+  auto defaults = routes_for("ai.", providers, &builtin);
   if (!defaults) return defaults.status();
   router.defaults_ = std::move(*defaults);
   for (const std::string& project : projects) {
-    auto routes = routes_for("projects." + project + ".ai.", &router.defaults_);
+    const auto own_found = own.find(project);
+    if (own_found == own.end()) {
+      auto routes = routes_for("projects." + project + ".ai.", providers, &router.defaults_);
+      if (!routes) return routes.status();
+      router.by_project_.emplace(project, std::move(*routes));
+      continue;
+    }
+    // The project's own providers replace those of their names, also where the daemon-wide keys
+    // chose the provider.
+    Providers mine = own_found->second;
+    mine.insert(providers.begin(), providers.end());  // keeps the project's where both have one
+    auto inherited = routes_for("ai.", mine, &builtin);
+    if (!inherited) return inherited.status();
+    auto routes = routes_for("projects." + project + ".ai.", mine, &*inherited);
     if (!routes) return routes.status();
     router.by_project_.emplace(project, std::move(*routes));
   }

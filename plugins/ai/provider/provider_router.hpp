@@ -5,7 +5,9 @@
 //   ai.provider.<verb>                 one op of every project
 //   ai.provider                        every op (default "offline")
 // A value names a provider the plugin built at start ("offline", "openai"); a name no provider
-// answers to stops the plugin's start with a message naming the key.
+// answers to stops the plugin's start with a message naming the key. A project may have
+// providers of its own under the same names (its own model server and key): those answer for
+// it.
 //
 // Thread-safety: immutable after build(); choose() from any thread.
 #pragma once
@@ -26,11 +28,13 @@ namespace opbase::ai {
 class ProviderRouter {
  public:
   using ConfigGet = std::function<std::optional<std::string>(std::string_view key)>;
+  using Providers = std::map<std::string, std::shared_ptr<const Provider>, std::less<>>;
 
-  // `providers` by name; `projects` every project id of the daemon.
+  // `providers` by name; `projects` every project id of the daemon; `own` by project id, the
+  // providers a project has of its own, each replacing the one of its name for that project.
   static Result<ProviderRouter> build(
-      const std::map<std::string, std::shared_ptr<const Provider>, std::less<>>& providers,
-      const std::vector<std::string>& projects, const ConfigGet& get);
+      const Providers& providers, const std::vector<std::string>& projects, const ConfigGet& get,
+      const std::map<std::string, Providers, std::less<>>& own = {});
 
   // The provider of `kind` for `project` (a project unknown at start gets the defaults).
   const Provider& choose(std::string_view project, TaskKind kind) const;
