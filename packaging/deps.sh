@@ -22,6 +22,8 @@ packages=(
   # Apertium with the language pairs of its translations (run as child processes, never linked)
   libstemmer-dev libphonenumber-dev iso-codes wamerican
   apertium apertium-eng-cat apertium-spa-cat apertium-fra-cat apertium-por-cat apertium-cat-ita
+  # the vdb plugin's approximate nearest-neighbour index (header-only)
+  libhnswlib-dev
 )
 [ "$mode" = "--run" ] || packages+=(
   # formatting, tests, sanitizers, fuzzing, the Debian packages' check

@@ -1,0 +1,59 @@
+// RecordTable: one user's records of one vector collection, in memory, as search reads them:
+// each record's `_key`, its unit vector (float32, all in one contiguous block, so a scan reads
+// memory in order) and the fields a filter may test (its metadata and system fields). best()
+// is the exact search: the cosine with every record, the best `limit` kept.
+//
+// Thread-safety: every method may be called from any thread; searches run in parallel with each
+// other, a change waits for them and they for it.
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <shared_mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "opbase/query.hpp"
+
+namespace opbase::vdb {
+
+struct Hit {
+  std::string key;
+  float score = 0;  // the cosine, -1 to 1
+};
+
+class RecordTable {
+ public:
+  explicit RecordTable(size_t dimensions) : dimensions_(dimensions) {}
+
+  size_t dimensions() const { return dimensions_; }
+  size_t size() const;
+
+  // Adds the record `key`, or replaces the one of that key. `unit_vector` has dimensions()
+  // components and length 1; `fields` is what filters test.
+  void put(const std::string& key, std::span<const float> unit_vector, nlohmann::json fields);
+
+  // Removes the record `key`; false when there was none.
+  bool remove(std::string_view key);
+
+  // The `limit` records of highest cosine with `unit_query` (dimensions() components, length
+  // 1), best first, among those `filter` matches (every record when null) and scoring at least
+  // `min_score`. Ties go to the lower key, so an answer never depends on insertion order.
+  std::vector<Hit> best(std::span<const float> unit_query, size_t limit, const query::Match* filter,
+                        float min_score) const;
+
+ private:
+  const float* vector_at(size_t slot) const { return vectors_.data() + slot * dimensions_; }
+
+  const size_t dimensions_;
+  mutable std::shared_mutex mutex_;
+  std::vector<float> vectors_;                     // slot-major: slot i is [i * dimensions_, ...)
+  std::vector<std::string> keys_;                  // by slot
+  std::vector<nlohmann::json> fields_;             // by slot
+  std::unordered_map<std::string, size_t> slots_;  // key -> slot
+};
+
+}  // namespace opbase::vdb

@@ -1,0 +1,57 @@
+// Fuzzes the reading of a client's vector (plugins/vdb/vectors/vector_value.hpp) and its stored
+// form: any JSON must give a vector or a VALIDATION_ERROR with a reason, never a crash. A vector
+// read must be finite, not all zero and within kMaxDimensions; its unit copy must have length 1;
+// its stored form must read back bit for bit; and any text read as a stored form must be exactly
+// the bytes of that many floats. A failure traps; add the input to
+// tests/unit/vdb_vector_value_test.cpp once fixed.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+#include "vectors/dot_product.hpp"
+#include "vectors/vector_value.hpp"
+
+namespace {
+
+using opbase::vdb::kMaxDimensions;
+
+void check_vector(const nlohmann::json& value) {
+  auto read = opbase::vdb::read_vector(value, "vector");
+  if (!read) {
+    if (read.status().code() != opbase::code::kValidationError) __builtin_trap();
+    if (!read.status().details().contains("reason")) __builtin_trap();
+    return;
+  }
+  const std::vector<float>& v = *read;
+  if (v.empty() || v.size() > kMaxDimensions) __builtin_trap();
+  for (const float x : v) {
+    if (!std::isfinite(x)) __builtin_trap();
+  }
+  const std::vector<float> u = opbase::vdb::unit(v);
+  const double length = opbase::vdb::norm(u);
+  if (std::fabs(length - 1.0) > 1e-3) __builtin_trap();
+  if (std::fabs(opbase::vdb::dot_product(u.data(), u.data(), u.size()) - 1.0) > 1e-3) {
+    __builtin_trap();
+  }
+  auto back = opbase::vdb::vector_from_text(opbase::vdb::vector_text(v), v.size());
+  if (!back || std::memcmp(back->data(), v.data(), v.size() * sizeof(float)) != 0) {
+    __builtin_trap();
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+  if (!value.is_discarded()) check_vector(value);
+  // The same bytes as a stored form of a few lengths.
+  for (const size_t dimensions : {size_t{1}, size_t{3}, size / 2}) {
+    auto stored = opbase::vdb::vector_from_text(text, dimensions);
+    if (stored && stored->size() != dimensions) __builtin_trap();
+  }
+  return 0;
+}
