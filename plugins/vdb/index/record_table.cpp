@@ -2,20 +2,11 @@
 
 #include <algorithm>
 #include <mutex>
-#include <queue>
+#include <shared_mutex>
 
 #include "vectors/dot_product.hpp"
 
 namespace opbase::vdb {
-namespace {
-
-// Orders hits best first: higher score, then lower key.
-bool better(float score, std::string_view key, const Hit& than) {
-  return score != than.score ? score > than.score : key < than.key;
-}
-bool better(const Hit& a, const Hit& b) { return better(a.score, a.key, b); }
-
-}  // namespace
 
 size_t RecordTable::size() const {
   const std::shared_lock lock(mutex_);
@@ -61,24 +52,25 @@ bool RecordTable::remove(std::string_view key) {
 std::vector<Hit> RecordTable::best(std::span<const float> unit_query, size_t limit,
                                    const query::Match* filter, float min_score) const {
   const std::shared_lock lock(mutex_);
-  if (limit == 0) return {};
-  // A heap of the best so far with the worst on top; the filter, the costlier test, runs only
-  // for records that would enter it.
-  auto worse_on_top = [](const Hit& a, const Hit& b) { return better(a, b); };
-  std::priority_queue<Hit, std::vector<Hit>, decltype(worse_on_top)> kept(worse_on_top);
+  // The filter, the costlier test, runs only for records that would enter the best.
+  TopHits top(limit);
   for (size_t slot = 0; slot < keys_.size(); ++slot) {
     const float score = dot_product(unit_query.data(), vector_at(slot), dimensions_);
-    if (score < min_score) continue;
-    if (kept.size() == limit && !better(score, keys_[slot], kept.top())) continue;
+    if (score < min_score || !top.would_keep(score, keys_[slot])) continue;
     if (filter != nullptr && !query::matches(*filter, fields_[slot])) continue;
-    kept.push(Hit{keys_[slot], score});
-    if (kept.size() > limit) kept.pop();
+    top.add(keys_[slot], score);
   }
-  std::vector<Hit> hits;
-  hits.reserve(kept.size());
-  for (; !kept.empty(); kept.pop()) hits.push_back(kept.top());
-  std::reverse(hits.begin(), hits.end());
-  return hits;
+  return top.take();
+}
+
+std::vector<RecordTable::Record> RecordTable::records(size_t max) const {
+  const std::shared_lock lock(mutex_);
+  std::vector<Record> out;
+  for (size_t slot = 0; slot < keys_.size() && out.size() < max; ++slot) {
+    out.push_back({keys_[slot], std::vector<float>(vector_at(slot), vector_at(slot) + dimensions_),
+                   fields_[slot]});
+  }
+  return out;
 }
 
 }  // namespace opbase::vdb

@@ -4,26 +4,22 @@
 // is the exact search: the cosine with every record, the best `limit` kept.
 //
 // Thread-safety: every method may be called from any thread; searches run in parallel with each
-// other, a change waits for them and they for it.
+// other; a change waits for them, and searches that come after a waiting change wait for it.
 #pragma once
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
-#include <shared_mutex>
 #include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "index/top_hits.hpp"
+#include "index/writer_first_mutex.hpp"
 #include "opbase/query.hpp"
 
 namespace opbase::vdb {
-
-struct Hit {
-  std::string key;
-  float score = 0;  // the cosine, -1 to 1
-};
 
 class RecordTable {
  public:
@@ -45,11 +41,19 @@ class RecordTable {
   std::vector<Hit> best(std::span<const float> unit_query, size_t limit, const query::Match* filter,
                         float min_score) const;
 
+  // Up to `max` records, whole: an indexer takes them from here into a graph.
+  struct Record {
+    std::string key;
+    std::vector<float> unit_vector;
+    nlohmann::json fields;
+  };
+  std::vector<Record> records(size_t max) const;
+
  private:
   const float* vector_at(size_t slot) const { return vectors_.data() + slot * dimensions_; }
 
   const size_t dimensions_;
-  mutable std::shared_mutex mutex_;
+  mutable WriterFirstMutex mutex_;
   std::vector<float> vectors_;                     // slot-major: slot i is [i * dimensions_, ...)
   std::vector<std::string> keys_;                  // by slot
   std::vector<nlohmann::json> fields_;             // by slot
