@@ -1,5 +1,7 @@
-// Fuzzes the reading of a client's vector (plugins/vdb/vectors/vector_value.hpp) and its stored
-// form: any JSON must give a vector or a VALIDATION_ERROR with a reason, never a crash. A vector
+// Fuzzes the reading of a client's vector (plugins/vdb/vectors/vector_value.hpp), its stored
+// form and the body of vdb.insert (plugins/vdb/ops/insert_request.hpp): any JSON must give a
+// vector or a VALIDATION_ERROR with a reason, never a crash; an insert body read must hold 1 to
+// kMaxInsertRecords records, each with a vector or content that is not blank. A vector
 // read must be finite, not all zero and within kMaxDimensions; its unit copy must have length 1;
 // its stored form must read back bit for bit; and any text read as a stored form must be exactly
 // the bytes of that many floats. A failure traps; add the input to
@@ -11,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "ops/insert_request.hpp"
 #include "vectors/dot_product.hpp"
 #include "vectors/vector_value.hpp"
 
@@ -42,12 +45,29 @@ void check_vector(const nlohmann::json& value) {
   }
 }
 
+void check_insert(const nlohmann::json& body) {
+  auto read = opbase::vdb::read_insert_request(body);
+  if (!read) {
+    const auto code = read.status().code();
+    if (code != opbase::code::kValidationError && code != opbase::code::kContentEmpty) {
+      __builtin_trap();
+    }
+    return;
+  }
+  if (read->items.empty() || read->items.size() > opbase::vdb::kMaxInsertRecords) __builtin_trap();
+  for (const auto& item : read->items) {
+    if (!item.vector && (!item.content || item.content->empty())) __builtin_trap();
+    if (!item.metadata.is_object()) __builtin_trap();
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
   if (!value.is_discarded()) check_vector(value);
+  if (value.is_object()) check_insert(value);
   // The same bytes as a stored form of a few lengths.
   for (const size_t dimensions : {size_t{1}, size_t{3}, size / 2}) {
     auto stored = opbase::vdb::vector_from_text(text, dimensions);
