@@ -70,6 +70,7 @@ TEST(VdbVectorValue, TheStoredFormReadsBackExactly) {
   EXPECT_FALSE(vector_from_text(text, 1535).has_value());
   EXPECT_FALSE(vector_from_text("not base64!", 2).has_value());
   EXPECT_FALSE(vector_from_text(vector_text(std::vector<float>{1, 2}), 3).has_value());
+  EXPECT_FALSE(vector_from_text("", 0).has_value());  // no vector has no component
 }
 
 TEST(VdbVectorValue, TheDotProductAgreesWithAPlainSumAtEveryLength) {

@@ -69,6 +69,7 @@ std::string vector_text(std::span<const float> vector) {
 }
 
 std::optional<std::vector<float>> vector_from_text(std::string_view text, size_t dimensions) {
+  if (dimensions == 0 || dimensions > kMaxDimensions) return std::nullopt;
   const std::optional<std::string> bytes = base64_decode(text);
   if (!bytes || bytes->size() != dimensions * sizeof(float)) return std::nullopt;
   std::vector<float> vector(dimensions);

@@ -37,7 +37,7 @@ std::vector<float> unit(std::span<const float> vector);
 std::string vector_text(std::span<const float> vector);
 
 // The values of a stored form, or nullopt when it is not base64 of exactly `dimensions` float32
-// values.
+// values (1 to kMaxDimensions).
 std::optional<std::vector<float>> vector_from_text(std::string_view text, size_t dimensions);
 
 }  // namespace opbase::vdb
