@@ -35,7 +35,7 @@ build: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS)
 
 run: configure-run
-	cmake --build $(BUILD_DIR) -j$(JOBS) --target opbase echo hello_c collection auth webhooks ai
+	cmake --build $(BUILD_DIR) -j$(JOBS) --target opbase echo hello_c collection auth webhooks ai vdb
 	$(BUILD_DIR)/host/opbase --config conf/opbase.properties \
 	  --set plugins.dir=$(BUILD_DIR)/plugins-out --set projects.print_generated_keys=true
 

@@ -49,6 +49,11 @@ size_t CollectionIndex::size() const {
 
 size_t CollectionIndex::pending() const { return table_.size(); }
 
+bool CollectionIndex::contains(std::string_view key) const {
+  const std::lock_guard change(change_mutex_);
+  return in_graph_.contains(std::string(key)) || table_.contains(key);
+}
+
 void CollectionIndex::put(const std::string& key, std::span<const float> unit_vector,
                           nlohmann::json fields) {
   const std::lock_guard change(change_mutex_);

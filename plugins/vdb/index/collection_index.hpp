@@ -48,6 +48,7 @@ class CollectionIndex {
   size_t dimensions() const { return dimensions_; }
   size_t size() const;     // records
   size_t pending() const;  // records the graph does not hold yet
+  bool contains(std::string_view key) const;
 
   // Adds the record `key`, or replaces the one of that key (see RecordTable::put).
   void put(const std::string& key, std::span<const float> unit_vector, nlohmann::json fields);
@@ -88,7 +89,7 @@ class CollectionIndex {
   size_t entry_count_ = 0;
 
   // Changes to what the graph holds (insertions, deletions, the maps below), one at a time.
-  std::mutex change_mutex_;
+  mutable std::mutex change_mutex_;
   std::unordered_map<std::string, size_t> in_graph_;  // key -> label, live records only
   std::unordered_set<std::string> being_indexed_;     // keys the indexer is adding now
   std::unordered_set<std::string> superseded_;        // of those, put or removed meanwhile

@@ -13,6 +13,11 @@ size_t RecordTable::size() const {
   return keys_.size();
 }
 
+bool RecordTable::contains(std::string_view key) const {
+  const std::shared_lock lock(mutex_);
+  return slots_.contains(std::string(key));
+}
+
 void RecordTable::put(const std::string& key, std::span<const float> unit_vector,
                       nlohmann::json fields) {
   const std::unique_lock lock(mutex_);

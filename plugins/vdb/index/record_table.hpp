@@ -27,6 +27,7 @@ class RecordTable {
 
   size_t dimensions() const { return dimensions_; }
   size_t size() const;
+  bool contains(std::string_view key) const;
 
   // Adds the record `key`, or replaces the one of that key. `unit_vector` has dimensions()
   // components and length 1; `fields` is what filters test.

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "opbase/collection_name.hpp"
+#include "ops/collection_field.hpp"
 #include "vectors/vector_value.hpp"
 
 namespace opbase::vdb {
@@ -59,12 +59,9 @@ Result<InsertItem> read_item(const json& record, size_t index) {
 
 Result<InsertRequest> read_insert_request(const json& body) {
   InsertRequest request;
-  const auto collection = body.find("collection");
-  if (collection == body.end() || !collection->is_string()) {
-    return refused("collection", "missing", "must be a collection name");
-  }
-  request.collection = collection->get<std::string>();
-  if (Status s = collection::check_collection_name(request.collection); !s) return s;
+  auto collection = read_collection_field(body);
+  if (!collection) return collection.status();
+  request.collection = std::move(*collection);
 
   const auto data = body.find("data");
   if (data == body.end() || !(data->is_object() || data->is_array())) {
