@@ -14,14 +14,14 @@ set(CPACK_COMPONENT_SDK_GROUP "dev")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "net")
 
-# Only what is built: ai, vdb and file are not (docs/api.md#not-built-yet-ai-vdb-file).
+# Only what is built: file is not (docs/api.md#not-built-yet-file).
 set(CPACK_DEBIAN_OPBASE_PACKAGE_NAME "opbase")
-set(CPACK_DEBIAN_OPBASE_DESCRIPTION "self-hosted backend platform: auth, JSON documents, webhooks, AI
+set(CPACK_DEBIAN_OPBASE_DESCRIPTION "self-hosted backend platform: auth, JSON documents, webhooks, AI, vectors
 One HTTP endpoint with JSON bodies for web and mobile apps: sign-up and sign-in with
 ES256 id tokens and refresh tokens, a schema-free JSON document store (embedded SQLite,
 or MongoDB), signed webhooks to your own services, and AI text operations offline or
-through an OpenAI-compatible model server. Service areas are plugins, switched on per
-deployment. Files and vector search are not built yet.")
+through an OpenAI-compatible model server, and semantic search over vector records.
+Service areas are plugins, switched on per deployment. File storage is not built yet.")
 set(CPACK_DEBIAN_OPBASE_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_OPBASE_PACKAGE_SECTION "net")
 

@@ -4,6 +4,8 @@
 // background thread then moves large collections' records into their HNSW graphs, reads what
 // other daemons sharing the store wrote (vdb.refresh_ms), and purges deletes once other daemons
 // had time to see them.
+#include <pthread.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -52,7 +54,10 @@ class VdbPlugin final : public Plugin {
     r.lane_op("vdb.search", Access::kUser, [this](const Request& q) { return ops_->search(q); });
     r.op("vdb.delete", Access::kUser, [this](const Request& q) { return ops_->remove(q); });
     if (Status s = r.status(); !s) return s;
-    background_ = std::thread([this] { run_background(); });
+    background_ = std::thread([this] {
+      pthread_setname_np(pthread_self(), "vdb-indexer");
+      run_background();
+    });
     return Status::ok();
   }
 

@@ -1,7 +1,10 @@
 // Fuzzes the reading of a client's vector (plugins/vdb/vectors/vector_value.hpp), its stored
-// form and the body of vdb.insert (plugins/vdb/ops/insert_request.hpp): any JSON must give a
-// vector or a VALIDATION_ERROR with a reason, never a crash; an insert body read must hold 1 to
-// kMaxInsertRecords records, each with a vector or content that is not blank. A vector
+// form and the bodies of vdb.insert, vdb.search and vdb.delete with their filters
+// (plugins/vdb/ops/): any JSON must give a vector or a VALIDATION_ERROR with a reason, never a
+// crash; an insert body read must hold 1 to kMaxInsertRecords records, each with a vector or
+// content that is not blank; a search read has exactly one of query and vector, a limit of 1 to
+// kMaxSearchLimit and a min_score in [-1, 1]; every condition of a filter or match read tests
+// metadata.<path> or a system field a filter may test. A vector
 // read must be finite, not all zero and within kMaxDimensions; its unit copy must have length 1;
 // its stored form must read back bit for bit; and any text read as a stored form must be exactly
 // the bytes of that many floats. A failure traps; add the input to
@@ -14,6 +17,7 @@
 #include <string_view>
 
 #include "ops/insert_request.hpp"
+#include "ops/search_request.hpp"
 #include "vectors/dot_product.hpp"
 #include "vectors/vector_value.hpp"
 
@@ -61,13 +65,52 @@ void check_insert(const nlohmann::json& body) {
   }
 }
 
+bool refusal_expected(const opbase::Status& status) {
+  return status.code() == opbase::code::kValidationError ||
+         status.code() == opbase::code::kContentEmpty;
+}
+
+void check_filter(const opbase::query::Match& match) {
+  for (const auto& condition : match) {
+    const std::string& top = condition.path.segments.front();
+    const bool allowed = (top == "metadata" && condition.path.segments.size() > 1) ||
+                         top == "_key" || top == "_created_at" || top == "_modified_at";
+    if (!allowed) __builtin_trap();
+  }
+}
+
+void check_search(const nlohmann::json& body) {
+  auto read = opbase::vdb::read_search_request(body);
+  if (!read) {
+    if (!refusal_expected(read.status())) __builtin_trap();
+    return;
+  }
+  if (read->query.has_value() == read->vector.has_value()) __builtin_trap();
+  if (read->limit < 1 || read->limit > opbase::vdb::kMaxSearchLimit) __builtin_trap();
+  if (read->min_score && !(*read->min_score >= -1 && *read->min_score <= 1)) __builtin_trap();
+  check_filter(read->filter);
+}
+
+void check_delete(const nlohmann::json& body) {
+  auto read = opbase::vdb::read_delete_request(body);
+  if (!read) {
+    if (read.status().code() != opbase::code::kValidationError) __builtin_trap();
+    return;
+  }
+  check_filter(read->match);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
   if (!value.is_discarded()) check_vector(value);
-  if (value.is_object()) check_insert(value);
+  if (value.is_object()) {
+    check_insert(value);
+    check_search(value);
+    check_delete(value);
+  }
   // The same bytes as a stored form of a few lengths.
   for (const size_t dimensions : {size_t{1}, size_t{3}, size / 2}) {
     auto stored = opbase::vdb::vector_from_text(text, dimensions);

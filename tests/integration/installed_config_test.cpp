@@ -40,7 +40,7 @@ TEST(InstalledConfig, LoadsAuthCollectionAndAiAndIsReady) {
   DaemonOptions options;
   options.properties = properties;
   options.plugins = enabled_plugins(properties);
-  ASSERT_EQ(options.plugins, (std::vector<std::string>{"auth", "collection", "ai"}));
+  ASSERT_EQ(options.plugins, (std::vector<std::string>{"auth", "collection", "ai", "vdb"}));
   options.config = {{"auth.rate.signup_per_address", "off"}};
   auto daemon = DaemonProcess::start(options);
 
@@ -49,6 +49,7 @@ TEST(InstalledConfig, LoadsAuthCollectionAndAiAndIsReady) {
   EXPECT_EQ(ready.json()["checks"]["plugins"]["auth"], "loaded");
   EXPECT_EQ(ready.json()["checks"]["plugins"]["collection"], "loaded");
   EXPECT_EQ(ready.json()["checks"]["plugins"]["ai"], "loaded");
+  EXPECT_EQ(ready.json()["checks"]["plugins"]["vdb"], "loaded");
 
   const auto& user = daemon->user("installed");
   const HttpResponse stored = daemon->call(
@@ -59,6 +60,14 @@ TEST(InstalledConfig, LoadsAuthCollectionAndAiAndIsReady) {
       daemon->call({{"op", "ai.sentiment"}, {"content", "What a lovely day"}}, user.bearer());
   EXPECT_EQ(felt.status, 200) << felt.describe();
   EXPECT_EQ(felt.json()["data"]["output"]["overall_sentiment"], "positive") << felt.describe();
+  const HttpResponse kept = daemon->call(
+      {{"op", "vdb.insert"}, {"collection", "notes"}, {"data", {{"content", "a lovely day"}}}},
+      user.bearer());
+  EXPECT_EQ(kept.status, 200) << kept.describe();
+  const HttpResponse found = daemon->call(
+      {{"op", "vdb.search"}, {"collection", "notes"}, {"query", "a nice day"}}, user.bearer());
+  ASSERT_EQ(found.status, 200) << found.describe();
+  EXPECT_EQ(found.json()["data"].size(), 1u) << found.describe();
 }
 
 }  // namespace

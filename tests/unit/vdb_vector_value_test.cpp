@@ -88,5 +88,17 @@ TEST(VdbVectorValue, TheDotProductAgreesWithAPlainSumAtEveryLength) {
   }
 }
 
+TEST(VdbVectorValue, AFloatPrintsInItsShortestForm) {
+  EXPECT_EQ(nlohmann::json(printable(0.1f)).dump(), "0.1");
+  EXPECT_EQ(nlohmann::json(printable(-2.5e-7f)).dump(), "-2.5e-07");
+  EXPECT_EQ(static_cast<float>(printable(0.7005725502967834f)), 0.7005725502967834f);
+  std::mt19937 random(12);
+  std::uniform_real_distribution<float> uniform(-1, 1);
+  for (int i = 0; i < 1000; ++i) {
+    const float x = uniform(random);
+    EXPECT_EQ(static_cast<float>(printable(x)), x);  // the same float32 when read back
+  }
+}
+
 }  // namespace
 }  // namespace opbase::vdb

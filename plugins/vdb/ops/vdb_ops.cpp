@@ -201,7 +201,7 @@ Result<Reply> VdbOps::search(const Request& request) const {
     const auto doc = by_key.find(hit.key);
     if (doc == by_key.end()) continue;  // deleted through another daemon a moment ago
     json record = client_record(std::move(*doc->second), read->include_vector);
-    record["score"] = hit.score;
+    record["score"] = printable(hit.score);
     data.push_back(std::move(record));
   }
   json meta = {{"count", data.size()},

@@ -46,7 +46,11 @@ std::optional<std::vector<float>> stored_vector(const json& stored) {
 json client_record(json stored, bool include_vector) {
   if (include_vector) {
     const auto vector = stored_vector(stored);
-    stored["vector"] = vector ? json(*vector) : json();
+    json numbers = json::array();
+    if (vector) {
+      for (const float x : *vector) numbers.push_back(printable(x));
+    }
+    stored["vector"] = vector ? std::move(numbers) : json();
   } else {
     stored.erase("vector");
   }

@@ -1,6 +1,7 @@
 #include "vectors/vector_value.hpp"
 
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -46,6 +47,14 @@ Result<std::vector<float>> read_vector(const nlohmann::json& value, std::string_
   }
   if (norm(vector) == 0) return refused(field, "zero_norm", "must not be all zeros");
   return vector;
+}
+
+double printable(float value) {
+  char text[32];
+  const auto printed = std::to_chars(text, text + sizeof text, value);
+  double shortest = value;
+  std::from_chars(text, printed.ptr, shortest);
+  return shortest;
 }
 
 double norm(std::span<const float> vector) {

@@ -27,6 +27,10 @@ inline constexpr size_t kMaxDimensions = 8192;
 // component}.
 Result<std::vector<float>> read_vector(const nlohmann::json& value, std::string_view field);
 
+// `value` as the double of its shortest decimal form ("0.1", not 0.10000000149011612), so
+// float32 values print in JSON as a client wrote them.
+double printable(float value);
+
 // The Euclidean length.
 double norm(std::span<const float> vector);
 
