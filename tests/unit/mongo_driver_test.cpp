@@ -106,6 +106,11 @@ TEST(MongoRecord, KeyConditionsAlsoUseTheId) {
                                          match({{"_key:$in", {"k1", "k2"}}}))),
             R"({ "ns" : "n", "collection" : "c", "state" : "active", "owner" : "u", )"
             R"("_id" : { "$in" : [ "k1", "k2" ] }, "doc._key" : { "$in" : [ "k1", "k2" ] } })");
+  // A range from a string, as a plugin paging by key sends.
+  EXPECT_EQ(text(mongo::selection_filter("n", "c", store::Scope::everyone(), store::State::kActive,
+                                         match({{"_key:$gt", "k1"}}))),
+            R"({ "ns" : "n", "collection" : "c", "state" : "active", )"
+            R"("_id" : { "$gt" : "k1" }, "doc._key" : { "$gt" : "k1" } })");
   // A non-string operand never equals a _key: left to the doc._key condition alone.
   EXPECT_EQ(text(mongo::selection_filter("n", "c", store::Scope::everyone(), store::State::kActive,
                                          match({{"_key", 5}}))),

@@ -27,12 +27,15 @@ json string_or_null(const json& document, const char* field) {
 }
 
 // The `_id` condition equivalent to a `_key` condition, when there is one worth stating: string
-// equality, or $in over strings only (a non-string never equals a `_key`, so other operands
-// are left to the doc._key condition alone).
+// equality, a range from a string (paging by key: the server walks the _id index from there),
+// or $in over strings only (a non-string never equals a `_key`, so other operands are left to
+// the doc._key condition alone).
 const query::Condition* key_condition(const query::Match& match) {
   for (const auto& c : match) {
     if (c.path.text != "_key") continue;
-    if (c.op == query::Op::kEq && c.value.is_string()) return &c;
+    const bool range = c.op == query::Op::kGt || c.op == query::Op::kGte ||
+                       c.op == query::Op::kLt || c.op == query::Op::kLte;
+    if ((c.op == query::Op::kEq || range) && c.value.is_string()) return &c;
     if (c.op == query::Op::kIn &&
         std::all_of(c.value.begin(), c.value.end(), [](const json& v) { return v.is_string(); })) {
       return &c;
@@ -45,7 +48,7 @@ bool append_key_condition(bson_t* filter, const query::Condition& c) {
   if (c.op == query::Op::kEq) return append_json(filter, "_id", c.value);
   bson_t child;
   bson_append_document_begin(filter, "_id", 3, &child);
-  const bool ok = append_json(&child, "$in", c.value);
+  const bool ok = append_json(&child, query::op_name(c.op), c.value);
   return bson_append_document_end(filter, &child) && ok;
 }
 

@@ -43,8 +43,8 @@ Result<BsonDoc> make_record(std::string_view ns, std::string_view collection,
                             const nlohmann::json& document);
 
 // The records a request may see: {ns, collection, state[, owner]} and the match on `doc.`,
-// plus {_id: ...} when the match tests `_key` by equality or $in (the same condition, stated on
-// the unique index so the server need not scan the owner's documents).
+// plus {_id: ...} when the match tests `_key` by equality, $in or a range from a string (the
+// same condition, stated on the unique index so the server need not scan the owner's documents).
 Result<BsonDoc> selection_filter(std::string_view ns, std::string_view collection,
                                  const store::Scope& scope, store::State state,
                                  const query::Match& match);

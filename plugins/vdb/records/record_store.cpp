@@ -68,7 +68,7 @@ Result<std::vector<std::string>> RecordStore::remove(std::string_view project,
   return std::move(moved->keys);
 }
 
-Result<std::vector<json>> RecordStore::page(std::string_view project, const Page& page) const {
+store::FindRequest RecordStore::page_request(const Page& page) {
   store::FindRequest find;
   find.collection = std::string(kRecordsCollection);
   find.scope = store::Scope::everyone();
@@ -82,7 +82,11 @@ Result<std::vector<json>> RecordStore::page(std::string_view project, const Page
   }
   find.sort = {{{"_key", {"_key"}}, false}};
   find.limit = page.limit;
-  auto found = store_.find(project, find);
+  return find;
+}
+
+Result<std::vector<json>> RecordStore::page(std::string_view project, const Page& page) const {
+  auto found = store_.find(project, page_request(page));
   if (!found) return found.status();
   return std::move(found->documents);
 }

@@ -52,6 +52,8 @@ class RecordStore {
     int64_t limit = 256;
   };
   Result<std::vector<nlohmann::json>> page(std::string_view project, const Page& page) const;
+  // The store request of page(), for tests of what each driver is asked.
+  static store::FindRequest page_request(const Page& page);
 
   // Removes for good the records deleted more than kDeletedRetentionMs ago (and the plugin's
   // other documents in the deleted state: swept rate buckets).
