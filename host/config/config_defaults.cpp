@@ -20,7 +20,7 @@ const std::vector<ConfigDefault>& config_defaults() {
        "largest request body; larger is PAYLOAD_TOO_LARGE, refused before it is read"},
       {"server.max_inflight_body_bytes", "67108864",
        "bytes of request bodies held at once over all requests; past that, 503"},
-      {"server.max_json_values", "100000",
+      {"server.max_json_values", "200000",
        "most JSON values (scalars, objects, arrays) one request body may hold"},
       {"server.max_connections", "16384",
        "connections held at once; past that, 503 (also bounded by the open-files limit)"},

@@ -4,10 +4,11 @@
 // crash; an insert body read must hold 1 to kMaxInsertRecords records, each with a vector or
 // content that is not blank; a search read has exactly one of query and vector, a limit of 1 to
 // kMaxSearchLimit and a min_score in [-1, 1]; every condition of a filter or match read tests
-// metadata.<path> or a system field a filter may test. A vector
-// read must be finite, not all zero and within kMaxDimensions; its unit copy must have length 1;
-// its stored form must read back bit for bit; and any text read as a stored form must be exactly
-// the bytes of that many floats. A failure traps; add the input to
+// metadata.<path> or a system field a filter may test; the index code of a vector read has a
+// finite cosine with itself, at most 1 but for rounding. A vector read must be finite, not all
+// zero and within kMaxDimensions; its unit copy must have length 1; its stored form must read
+// back bit for bit; and any text read as a stored form must be exactly the bytes of that many
+// floats. A failure traps; add the input to
 // tests/unit/vdb_vector_value_test.cpp once fixed.
 #include <cmath>
 #include <cstddef>
@@ -19,6 +20,7 @@
 #include "ops/insert_request.hpp"
 #include "ops/search_request.hpp"
 #include "vectors/dot_product.hpp"
+#include "vectors/vector_code.hpp"
 #include "vectors/vector_value.hpp"
 
 namespace {
@@ -43,6 +45,11 @@ void check_vector(const nlohmann::json& value) {
   if (std::fabs(opbase::vdb::dot_product(u.data(), u.data(), u.size()) - 1.0) > 1e-3) {
     __builtin_trap();
   }
+  // Its index code: a cosine with itself that is finite, not above 1 by more than rounding.
+  std::vector<std::byte> code(opbase::vdb::code_size(u.size()));
+  opbase::vdb::encode(u, code.data());
+  const float self = opbase::vdb::code_dot(code.data(), code.data(), u.size());
+  if (!std::isfinite(self) || self < 0 || self > 1.05f) __builtin_trap();
   auto back = opbase::vdb::vector_from_text(opbase::vdb::vector_text(v), v.size());
   if (!back || std::memcmp(back->data(), v.data(), v.size() * sizeof(float)) != 0) {
     __builtin_trap();

@@ -137,7 +137,7 @@ TEST_F(VdbStoreFeedTest, TheIndexesAreRebuiltFromTheStoreAlone) {
     const auto hits = restarted.search(kAda, "notes", made[i].second);
     ASSERT_FALSE(hits.empty());
     EXPECT_EQ(hits.front().key, made[i].first);
-    EXPECT_NEAR(hits.front().score, 1.0, 1e-5);
+    EXPECT_NEAR(hits.front().score, 1.0, 2e-3);  // the index's int8 codes, at 8 dimensions
   }
 }
 

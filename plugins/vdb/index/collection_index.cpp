@@ -1,6 +1,6 @@
 #include "index/collection_index.hpp"
 
-// hnswlib's hand-written SIMD is not needed (UnitSpace brings its own distance), and its search
+// hnswlib's hand-written SIMD is not needed (CodeSpace brings its own distance), and its search
 // loop's prefetches read one link past the end of a full neighbour list (a 4-byte read beyond
 // the allocation, which AddressSanitizer reports): without manual vectorisation neither is
 // compiled.
@@ -11,8 +11,8 @@
 #include <shared_mutex>
 #include <unordered_map>
 
-#include "index/unit_space.hpp"
-#include "vectors/dot_product.hpp"
+#include "index/code_space.hpp"
+#include "vectors/vector_code.hpp"
 
 namespace opbase::vdb {
 namespace {
@@ -32,7 +32,7 @@ struct CollectionIndex::Graph {
   Graph(size_t dimensions, size_t capacity, const IndexOptions& options)
       : space(dimensions),
         hnsw(&space, capacity, options.links, options.build_breadth, kGraphSeed) {}
-  UnitSpace space;
+  CodeSpace space;
   hnswlib::HierarchicalNSW<float> hnsw;
 };
 
@@ -119,7 +119,7 @@ size_t CollectionIndex::index_pending(size_t max) {
       const std::unique_lock lock(graph_mutex_);
       const size_t label = entry_count_++;
       entries_[label] = Entry{record.key, std::move(record.fields)};
-      graph_->hnsw.addPoint(record.unit_vector.data(), label);
+      graph_->hnsw.addPoint(record.code.data(), label);
     }
     in_graph_.emplace(record.key, entry_count_ - 1);
     table_.remove(record.key);
@@ -132,9 +132,11 @@ std::vector<Hit> CollectionIndex::best(std::span<const float> unit_query, size_t
                                        const query::Match* filter, float min_score) const {
   std::vector<Hit> from_table = table_.best(unit_query, limit, filter, min_score);
   std::vector<Hit> from_graph;
+  std::vector<std::byte> query(code_size(dimensions_));
+  encode(unit_query, query.data());
   {
     const std::shared_lock lock(graph_mutex_);
-    if (graph_) from_graph = graph_best(unit_query, limit, filter, min_score);
+    if (graph_) from_graph = graph_best(query.data(), limit, filter, min_score);
   }
   if (from_graph.empty()) return from_table;
   // A record being moved may be in both for a moment: keep it once.
@@ -148,12 +150,12 @@ std::vector<Hit> CollectionIndex::best(std::span<const float> unit_query, size_t
   return top.take();
 }
 
-std::vector<Hit> CollectionIndex::graph_best(std::span<const float> unit_query, size_t limit,
+std::vector<Hit> CollectionIndex::graph_best(const std::byte* query, size_t limit,
                                              const query::Match* filter, float min_score) const {
   const size_t total = graph_->hnsw.cur_element_count;
   if (total == 0 || limit == 0) return {};
   for (size_t ask = std::max(limit, options_.search_breadth);; ask *= 4) {
-    auto nearest = graph_->hnsw.searchKnn(unit_query.data(), std::min(ask, total));
+    auto nearest = graph_->hnsw.searchKnn(query, std::min(ask, total));
     const size_t seen = nearest.size();
     TopHits top(limit);
     size_t passed = 0;
@@ -172,12 +174,12 @@ std::vector<Hit> CollectionIndex::graph_best(std::span<const float> unit_query, 
     // under min_score anyway.
     if (passed >= limit || seen < ask || ask >= total || worst < min_score) return top.take();
     if (filter != nullptr && passed * kSelectiveFilter < seen) {
-      return graph_scan(unit_query, limit, *filter, min_score);
+      return graph_scan(query, limit, *filter, min_score);
     }
   }
 }
 
-std::vector<Hit> CollectionIndex::graph_scan(std::span<const float> unit_query, size_t limit,
+std::vector<Hit> CollectionIndex::graph_scan(const std::byte* query, size_t limit,
                                              const query::Match& filter, float min_score) const {
   TopHits top(limit);
   const size_t total = graph_->hnsw.cur_element_count;
@@ -185,9 +187,8 @@ std::vector<Hit> CollectionIndex::graph_scan(std::span<const float> unit_query, 
     if (graph_->hnsw.isMarkedDeleted(id)) continue;
     const Entry& entry = entries_[graph_->hnsw.getExternalLabel(id)];
     if (!query::matches(filter, entry.fields)) continue;
-    const float score = dot_product(
-        unit_query.data(), reinterpret_cast<const float*>(graph_->hnsw.getDataByInternalId(id)),
-        dimensions_);
+    const auto* code = reinterpret_cast<const std::byte*>(graph_->hnsw.getDataByInternalId(id));
+    const float score = code_dot(query, code, dimensions_);
     if (score >= min_score) top.add(entry.key, score);
   }
   return top.take();

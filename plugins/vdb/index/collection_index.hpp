@@ -3,7 +3,8 @@
 // holds IndexOptions::graph_from records, an indexer (index_pending(), one thread) moves them
 // into an HNSW graph (hnswlib), the approximate index, a few at a time; a search asks both the
 // graph and the table of records not yet in it, so every record is found from the moment put()
-// returns. A record lives in memory once: in the table or in the graph.
+// returns. A record lives in memory once, as the code of its unit vector (int8 and a scale,
+// vectors/vector_code.hpp): in the table or in the graph. Scores are the codes' cosines.
 //
 // Filters: the graph's nearest are tested against the filter, asking for more of them until
 // `limit` pass; when the filter passes few records (fewer than one in 64 of those seen), every
@@ -12,7 +13,7 @@
 //
 // Thread-safety: every method may be called from any thread, but index_pending() from one at a
 // time. Searches run in parallel with each other; hnswlib cannot search while its graph changes,
-// so each graph insertion or deletion holds the graph alone for its moment (about a millisecond
+// so each graph insertion or deletion holds the graph alone for its moment (under a millisecond
 // at 1536 dimensions), and goes before searches that come after it.
 #pragma once
 
@@ -73,10 +74,11 @@ class CollectionIndex {
   struct Graph;
 
   void grow_graph(size_t needed);
-  std::vector<Hit> graph_best(std::span<const float> unit_query, size_t limit,
-                              const query::Match* filter, float min_score) const;
-  std::vector<Hit> graph_scan(std::span<const float> unit_query, size_t limit,
-                              const query::Match& filter, float min_score) const;
+  // `query`: the code of the unit query (vectors/vector_code.hpp).
+  std::vector<Hit> graph_best(const std::byte* query, size_t limit, const query::Match* filter,
+                              float min_score) const;
+  std::vector<Hit> graph_scan(const std::byte* query, size_t limit, const query::Match& filter,
+                              float min_score) const;
 
   const size_t dimensions_;
   const IndexOptions options_;

@@ -4,7 +4,7 @@
 #include <mutex>
 #include <shared_mutex>
 
-#include "vectors/dot_product.hpp"
+#include "vectors/vector_code.hpp"
 
 namespace opbase::vdb {
 
@@ -26,11 +26,11 @@ void RecordTable::put(const std::string& key, std::span<const float> unit_vector
   if (added) {
     keys_.push_back(key);
     fields_.push_back(std::move(fields));
-    vectors_.insert(vectors_.end(), unit_vector.begin(), unit_vector.end());
-    return;
+    codes_.resize(codes_.size() + code_size_);
+  } else {
+    fields_[slot] = std::move(fields);
   }
-  fields_[slot] = std::move(fields);
-  std::copy(unit_vector.begin(), unit_vector.end(), vectors_.begin() + slot * dimensions_);
+  encode(unit_vector, codes_.data() + slot * code_size_);
 }
 
 bool RecordTable::remove(std::string_view key) {
@@ -44,17 +44,16 @@ bool RecordTable::remove(std::string_view key) {
   if (slot != last) {
     keys_[slot] = std::move(keys_[last]);
     fields_[slot] = std::move(fields_[last]);
-    std::copy_n(vectors_.begin() + last * dimensions_, dimensions_,
-                vectors_.begin() + slot * dimensions_);
+    std::copy_n(codes_.begin() + last * code_size_, code_size_, codes_.begin() + slot * code_size_);
     slots_[keys_[slot]] = slot;
   }
   keys_.pop_back();
   fields_.pop_back();
-  vectors_.resize(last * dimensions_);
+  codes_.resize(last * code_size_);
   // A table emptied into a graph gives its memory back (a shrink when a quarter is used keeps
   // the copying linear overall).
-  if (vectors_.size() * 4 <= vectors_.capacity()) {
-    vectors_.shrink_to_fit();
+  if (codes_.size() * 4 <= codes_.capacity()) {
+    codes_.shrink_to_fit();
     keys_.shrink_to_fit();
     fields_.shrink_to_fit();
   }
@@ -63,11 +62,13 @@ bool RecordTable::remove(std::string_view key) {
 
 std::vector<Hit> RecordTable::best(std::span<const float> unit_query, size_t limit,
                                    const query::Match* filter, float min_score) const {
+  std::vector<std::byte> query(code_size_);
+  encode(unit_query, query.data());
   const std::shared_lock lock(mutex_);
   // The filter, the costlier test, runs only for records that would enter the best.
   TopHits top(limit);
   for (size_t slot = 0; slot < keys_.size(); ++slot) {
-    const float score = dot_product(unit_query.data(), vector_at(slot), dimensions_);
+    const float score = code_dot(query.data(), code_at(slot), dimensions_);
     if (score < min_score || !top.would_keep(score, keys_[slot])) continue;
     if (filter != nullptr && !query::matches(*filter, fields_[slot])) continue;
     top.add(keys_[slot], score);
@@ -79,7 +80,7 @@ std::vector<RecordTable::Record> RecordTable::records(size_t max) const {
   const std::shared_lock lock(mutex_);
   std::vector<Record> out;
   for (size_t slot = 0; slot < keys_.size() && out.size() < max; ++slot) {
-    out.push_back({keys_[slot], std::vector<float>(vector_at(slot), vector_at(slot) + dimensions_),
+    out.push_back({keys_[slot], std::vector<std::byte>(code_at(slot), code_at(slot) + code_size_),
                    fields_[slot]});
   }
   return out;

@@ -1,7 +1,8 @@
 // RecordTable: one user's records of one vector collection, in memory, as search reads them:
-// each record's `_key`, its unit vector (float32, all in one contiguous block, so a scan reads
-// memory in order) and the fields a filter may test (its metadata and system fields). best()
-// is the exact search: the cosine with every record, the best `limit` kept.
+// each record's `_key`, the code of its unit vector (vectors/vector_code.hpp: int8 and a scale,
+// all in one contiguous block, so a scan reads memory in order) and the fields a filter may test
+// (its metadata and system fields). best() is the exhaustive search: the cosine with every
+// record, the best `limit` kept.
 //
 // Thread-safety: every method may be called from any thread; searches run in parallel with each
 // other; a change waits for them, and searches that come after a waiting change wait for it.
@@ -18,12 +19,14 @@
 #include "index/top_hits.hpp"
 #include "index/writer_first_mutex.hpp"
 #include "opbase/query.hpp"
+#include "vectors/vector_code.hpp"
 
 namespace opbase::vdb {
 
 class RecordTable {
  public:
-  explicit RecordTable(size_t dimensions) : dimensions_(dimensions) {}
+  explicit RecordTable(size_t dimensions)
+      : dimensions_(dimensions), code_size_(code_size(dimensions)) {}
 
   size_t dimensions() const { return dimensions_; }
   size_t size() const;
@@ -45,17 +48,18 @@ class RecordTable {
   // Up to `max` records, whole: an indexer takes them from here into a graph.
   struct Record {
     std::string key;
-    std::vector<float> unit_vector;
+    std::vector<std::byte> code;  // code_size(dimensions()) bytes
     nlohmann::json fields;
   };
   std::vector<Record> records(size_t max) const;
 
  private:
-  const float* vector_at(size_t slot) const { return vectors_.data() + slot * dimensions_; }
+  const std::byte* code_at(size_t slot) const { return codes_.data() + slot * code_size_; }
 
   const size_t dimensions_;
+  const size_t code_size_;
   mutable WriterFirstMutex mutex_;
-  std::vector<float> vectors_;                     // slot-major: slot i is [i * dimensions_, ...)
+  std::vector<std::byte> codes_;                   // slot-major: slot i is [i * code_size_, ...)
   std::vector<std::string> keys_;                  // by slot
   std::vector<nlohmann::json> fields_;             // by slot
   std::unordered_map<std::string, size_t> slots_;  // key -> slot

@@ -1,11 +1,12 @@
 #include "ops/vdb_ops.hpp"
 
+#include <algorithm>
 #include <chrono>
-#include <unordered_map>
 
 #include "ops/insert_request.hpp"
 #include "ops/search_request.hpp"
 #include "records/record_document.hpp"
+#include "vectors/dot_product.hpp"
 #include "vectors/vector_value.hpp"
 
 namespace opbase::vdb {
@@ -13,6 +14,10 @@ namespace {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
+
+// How far the index's scores (its int8 codes, vectors/vector_code.hpp) may be from the float32
+// cosine: min_score is applied with this much room in the index, then exactly.
+constexpr float kCodeMargin = 0.01f;
 
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -184,24 +189,17 @@ Result<Reply> VdbOps::search(const Request& request) const {
     return wrong_dimensions(read->query ? "query" : "vector", dimensions, read->vector->size());
   }
 
-  const std::vector<Hit> hits = (*collection)
-                                    ->index.best(unit(*read->vector), read->limit,
-                                                 read->filter.empty() ? nullptr : &read->filter,
-                                                 read->min_score.value_or(-2));
-  std::vector<std::string> keys;
-  keys.reserve(hits.size());
-  for (const Hit& hit : hits) keys.push_back(hit.key);
-  auto found = records_.find_keys(request.project_id, request.user_id, read->collection, keys);
+  const std::vector<float> query = unit(*read->vector);
+  const std::vector<Hit> hits =
+      (*collection)
+          ->index.best(query, read->limit, read->filter.empty() ? nullptr : &read->filter,
+                       read->min_score.value_or(-2) - kCodeMargin);
+  auto found = scored_records(request, read->collection, query, hits, read->min_score);
   if (!found) return found.status();
-  std::unordered_map<std::string, json*> by_key;
-  for (json& doc : *found) by_key.emplace(doc.value("_key", ""), &doc);
-
   json data = json::array();
-  for (const Hit& hit : hits) {
-    const auto doc = by_key.find(hit.key);
-    if (doc == by_key.end()) continue;  // deleted through another daemon a moment ago
-    json record = client_record(std::move(*doc->second), read->include_vector);
-    record["score"] = printable(hit.score);
+  for (auto& [score, stored] : *found) {
+    json record = client_record(std::move(stored), read->include_vector);
+    record["score"] = printable(score);
     data.push_back(std::move(record));
   }
   json meta = {{"count", data.size()},
@@ -211,6 +209,29 @@ Result<Reply> VdbOps::search(const Request& request) const {
   if (embedding_ms) meta["embedding_time_ms"] = *embedding_ms;
   host_.observe_seconds("search_seconds", ms_since(start) / 1000);
   return Reply(std::move(data)).with_meta(std::move(meta));
+}
+
+Result<std::vector<std::pair<float, json>>> VdbOps::scored_records(
+    const Request& request, const std::string& collection, const std::vector<float>& query,
+    const std::vector<Hit>& hits, std::optional<float> min_score) const {
+  std::vector<std::string> keys;
+  keys.reserve(hits.size());
+  for (const Hit& hit : hits) keys.push_back(hit.key);
+  auto found = records_.find_keys(request.project_id, request.user_id, collection, keys);
+  if (!found) return found.status();
+  std::vector<std::pair<float, json>> scored;
+  for (json& stored : *found) {  // records deleted through another daemon a moment ago are gone
+    const auto vector = stored_vector(stored);
+    if (!vector || vector->size() != query.size() || norm(*vector) == 0) continue;
+    const std::vector<float> record = unit(*vector);
+    const float score = dot_product(query.data(), record.data(), query.size());
+    if (min_score && score < *min_score) continue;
+    scored.emplace_back(score, std::move(stored));
+  }
+  std::sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) {
+    return better(a.first, a.second.value("_key", ""), Hit{b.second.value("_key", ""), b.first});
+  });
+  return scored;
 }
 
 Result<Reply> VdbOps::remove(const Request& request) const {

@@ -30,6 +30,12 @@ class VdbOps {
   // wrote to it.
   Result<std::shared_ptr<OpenCollection>> caller_collection(const Request& request,
                                                             const std::string& name) const;
+  // The stored records of `hits`, each with its float32 cosine with `query` (a unit vector),
+  // best first, those under `min_score` left out: the index ranks by its int8 codes, the answer
+  // carries the stored vectors' own scores.
+  Result<std::vector<std::pair<float, nlohmann::json>>> scored_records(
+      const Request& request, const std::string& collection, const std::vector<float>& query,
+      const std::vector<Hit>& hits, std::optional<float> min_score) const;
   // A token of the caller's embedding rate limit.
   Status take_embed_token(const Request& request) const;
 

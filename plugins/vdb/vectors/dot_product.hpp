@@ -7,9 +7,15 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace opbase::vdb {
 
 float dot_product(const float* a, const float* b, size_t n);
+
+// The same for int8 components within +-127 (vectors/vector_code.hpp), summed exactly in int32
+// (n at most 8,192: 127 * 127 * 8192 fits): written with AVX2 instructions, used when the
+// machine has them, else a portable loop.
+int32_t int8_dot_product(const int8_t* a, const int8_t* b, size_t n);
 
 }  // namespace opbase::vdb
