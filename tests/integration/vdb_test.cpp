@@ -5,6 +5,7 @@
 // paraphrases; a restart, and a `kill -9` during inserts, after which every acknowledged record
 // is found again and the graph is rebuilt.
 #include <gtest/gtest.h>
+#include <openssl/evp.h>
 #include <signal.h>
 
 #include <atomic>
@@ -151,6 +152,34 @@ TEST_F(Vdb, AHundredGivenVectorsAreStoredAndFoundBestFirst) {
   }
   // The default limit is 10.
   EXPECT_EQ(search("ada", "given", {{"vector", data[0]["vector"]}})["data"].size(), 10u);
+}
+
+// The float32 values little-endian, base64: the stored form, which a client may send instead.
+std::string base64_floats(const std::vector<float>& values) {
+  std::string out(4 * ((values.size() * sizeof(float) + 2) / 3), '\0');
+  const int written = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                      reinterpret_cast<const unsigned char*>(values.data()),
+                                      static_cast<int>(values.size() * sizeof(float)));
+  out.resize(static_cast<size_t>(written));
+  return out;
+}
+
+TEST_F(Vdb, VectorsMayBeSentAsBase64OfFloat32) {
+  const std::vector<float> first = {0.5f, 0.25f, -1.0f, 2.0f}, second = {-1.0f, 0.0f, 0.5f, 0.1f};
+  const json stored = insert(
+      "ada", "packed", {{{"vector", base64_floats(first)}}, {{"vector", base64_floats(second)}}});
+  ASSERT_EQ(stored["data"].size(), 2u);
+  EXPECT_EQ(stored["data"][0]["dimensions"], 4);
+  const json found =
+      search("ada", "packed", {{"vector", base64_floats(second)}, {"include_vector", true}});
+  ASSERT_EQ(found["data"].size(), 2u);
+  EXPECT_EQ(found["data"][0]["_key"], stored["data"][1]["_key"]);
+  EXPECT_EQ(found["data"][0]["vector"], json({-1.0, 0.0, 0.5, 0.1}));  // answered as numbers
+  const json d = error_of(
+      as("ada",
+         {{"op", "vdb.insert"}, {"collection", "packed"}, {"data", {{"vector", "not base64"}}}}),
+      400, "VALIDATION_ERROR");
+  EXPECT_EQ(d["reason"], "not_base64");
 }
 
 TEST_F(Vdb, FiltersStillFillTheLimitAndMinScoreCuts) {

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 
 #include "vectors/dot_product.hpp"
@@ -33,7 +34,7 @@ TEST(VdbVectorValue, ReadsNumbersAsFloat32) {
 
 TEST(VdbVectorValue, RefusesEachBadShapeWithItsReason) {
   EXPECT_EQ(reason_of(json::object()), "not_array");
-  EXPECT_EQ(reason_of("[1,2]"), "not_array");
+  EXPECT_EQ(reason_of("[1,2]"), "not_base64");  // text is read as the base64 form
   EXPECT_EQ(reason_of(json::array()), "empty");
   EXPECT_EQ(reason_of(json(std::vector<int>(kMaxDimensions + 1, 1))), "too_many");
   EXPECT_EQ(reason_of(json::parse("[0, 0, 0]")), "zero_norm");
@@ -86,6 +87,25 @@ TEST(VdbVectorValue, TheDotProductAgreesWithAPlainSumAtEveryLength) {
     for (size_t i = 0; i < n; ++i) expected += static_cast<double>(a[i]) * b[i];
     EXPECT_NEAR(dot_product(a.data(), b.data(), n), expected, 1e-4 * std::sqrt(n)) << n;
   }
+}
+
+TEST(VdbVectorValue, AVectorMayComeAsBase64OfFloat32) {
+  const std::vector<float> given = {0.25f, -1.5f, 3e-8f};
+  auto read = read_vector(vector_text(given), "vector");
+  ASSERT_TRUE(read.is_ok()) << read.status().to_string();
+  EXPECT_EQ(*read, given);
+  auto reason = [](const nlohmann::json& value) {
+    return read_vector(value, "v").status().details().value("reason", "");
+  };
+  EXPECT_EQ(reason("not base64!"), "not_base64");
+  EXPECT_EQ(reason(""), "not_base64");
+  EXPECT_EQ(reason("AAAAAAA="), "not_base64");  // 5 bytes: not whole floats
+  EXPECT_EQ(reason(vector_text(std::vector<float>{0, 0})), "zero_norm");
+  EXPECT_EQ(reason(vector_text(std::vector<float>(kMaxDimensions + 1, 1))), "too_many");
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const Status bad = read_vector(vector_text(std::vector<float>{1, nan}), "v").status();
+  EXPECT_EQ(bad.details()["reason"], "not_finite");
+  EXPECT_EQ(bad.details()["index"], 1);
 }
 
 TEST(VdbVectorValue, AFloatPrintsInItsShortestForm) {

@@ -22,10 +22,34 @@ Status refused(std::string_view field, std::string_view reason, std::string mess
   return Status::validation(std::string(field) + " " + message, std::move(details));
 }
 
+// A vector given in the stored form: base64 of float32 values, little-endian.
+Result<std::vector<float>> read_vector_text(const std::string& text, std::string_view field) {
+  const std::optional<std::string> bytes = base64_decode(text);
+  if (!bytes || bytes->empty() || bytes->size() % sizeof(float) != 0) {
+    return refused(field, "not_base64", "as text must be base64 of float32 values, little-endian");
+  }
+  if (bytes->size() / sizeof(float) > kMaxDimensions) {
+    return refused(field, "too_many",
+                   "has more than " + std::to_string(kMaxDimensions) + " numbers");
+  }
+  std::vector<float> vector(bytes->size() / sizeof(float));
+  std::memcpy(vector.data(), bytes->data(), bytes->size());
+  for (size_t i = 0; i < vector.size(); ++i) {
+    if (!std::isfinite(vector[i])) {
+      return refused(field, "not_finite", "holds a value that is not a finite number", i);
+    }
+  }
+  if (norm(vector) == 0) return refused(field, "zero_norm", "must not be all zeros");
+  return vector;
+}
+
 }  // namespace
 
 Result<std::vector<float>> read_vector(const nlohmann::json& value, std::string_view field) {
-  if (!value.is_array()) return refused(field, "not_array", "must be an array of numbers");
+  if (value.is_string()) return read_vector_text(value.get_ref<const std::string&>(), field);
+  if (!value.is_array()) {
+    return refused(field, "not_array", "must be an array of numbers (or base64 of float32 values)");
+  }
   if (value.empty()) return refused(field, "empty", "must have at least one number");
   if (value.size() > kMaxDimensions) {
     return refused(field, "too_many",

@@ -22,7 +22,9 @@ namespace opbase::vdb {
 inline constexpr size_t kMaxDimensions = 8192;
 
 // `value` as a vector: an array of 1 to kMaxDimensions numbers, each finite as a float32, not all
-// zero. Else VALIDATION_ERROR naming `field`, with details {"field", "reason": "not_array",
+// zero; or the same as a string in the stored form (base64 of the float32 values,
+// little-endian), which a client parses and sends many times faster than decimal numbers. Else
+// VALIDATION_ERROR naming `field`, with details {"field", "reason": "not_array", "not_base64",
 // "empty", "too_many", "not_number", "not_finite" or "zero_norm", and "index" for a bad
 // component}.
 Result<std::vector<float>> read_vector(const nlohmann::json& value, std::string_view field);
