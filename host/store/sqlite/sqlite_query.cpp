@@ -95,13 +95,23 @@ void add_index_values(const json& value, std::vector<IndexValue>* out) {
   if (auto form = index_form(value)) out->push_back(std::move(*form));
 }
 
-// `_key` conditions the key column decides exactly: equality with a string, $in of strings.
+// `_key` conditions the key column decides exactly: equality with a string, a range from a
+// string (paging by key: the unique key index walks from there; the column compares bytes,
+// which is the reference's code point order), $in of strings.
 bool key_predicate(const query::Condition& c, std::string* sql, std::vector<Bind>* binds) {
   if (c.path.text != "_key") return false;
-  if (c.op == query::Op::kEq && c.value.is_string()) {
-    *sql = "key = ?";
-    binds->push_back(c.value.get<std::string>());
-    return true;
+  static constexpr std::pair<query::Op, const char*> kComparisons[] = {
+      {query::Op::kEq, "key = ?"},
+      {query::Op::kGt, "key > ?"},
+      {query::Op::kGte, "key >= ?"},
+      {query::Op::kLt, "key < ?"},
+      {query::Op::kLte, "key <= ?"}};
+  for (const auto& [op, predicate] : kComparisons) {
+    if (c.op == op && c.value.is_string()) {
+      *sql = predicate;
+      binds->push_back(c.value.get<std::string>());
+      return true;
+    }
   }
   if (c.op != query::Op::kIn || !c.value.is_array() || c.value.empty()) return false;
   for (const json& operand : c.value) {
