@@ -7,13 +7,14 @@
 #   make bench    Release build + wrk scenarios beside the /healthz ceiling (bench/run.sh)
 #   make bench-siege  find by _key and /healthz with and without 11,000 idle and slow connections
 #   make bench-ai-waiting  find by _key with and without 64 AI calls waiting on a slow model server
+#   make bench-vdb  vector insert, search by vector and text, recall@10, RSS and restart (300,000 x 1536)
 #   make package  the Debian packages (CPack) in build/: opbase and opbase-dev (the plugin SDK)
 BUILD_DIR ?= build
 CHECK_DIR ?= build-check
 JOBS ?= $(shell nproc)
 CTEST_JOBS ?= 2
 
-.PHONY: format format-check deps deps-run configure configure-run configure-check build run test test-main test-asan test-fuzz fuzz package bench bench-webhooks bench-siege bench-ai-waiting clean
+.PHONY: format format-check deps deps-run configure configure-run configure-check build run test test-main test-asan test-fuzz fuzz package bench bench-webhooks bench-siege bench-ai-waiting bench-vdb clean
 
 deps:
 	@packaging/deps.sh
@@ -92,6 +93,9 @@ bench-siege: deps
 
 bench-ai-waiting: deps
 	bench/ai_waiting.sh
+
+bench-vdb: deps
+	bench/vdb.sh
 
 bench-auth: deps
 	bench/auth_attacks.sh
