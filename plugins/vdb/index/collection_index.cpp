@@ -109,19 +109,33 @@ size_t CollectionIndex::index_pending(size_t max) {
   }
   size_t moved = 0;
   // hnswlib's searches and changes must not overlap (it locks neither against the other): each
-  // insertion holds the graph alone. One record at a time, so a search or a change waits for one
-  // insertion at most.
+  // insertion holds the graph alone, one record at a time, so a search waits for one insertion at
+  // most. The change lock is not held meanwhile, so puts and removes of other records (an
+  // insert's, a delete's) never wait for the graph; one of this record, made meanwhile, is seen
+  // after and undoes the insertion.
   for (auto& record : records) {
-    const std::lock_guard change(change_mutex_);
-    being_indexed_.erase(record.key);
-    if (superseded_.erase(record.key) > 0) continue;  // its table copy changed or went
+    {
+      const std::lock_guard change(change_mutex_);
+      if (superseded_.erase(record.key) > 0) {  // its table copy changed or went
+        being_indexed_.erase(record.key);
+        continue;
+      }
+    }
+    size_t label = 0;
     {
       const std::unique_lock lock(graph_mutex_);
-      const size_t label = entry_count_++;
+      label = entry_count_++;
       entries_[label] = Entry{record.key, std::move(record.fields)};
       graph_->hnsw.addPoint(record.code.data(), label);
     }
-    in_graph_.emplace(record.key, entry_count_ - 1);
+    const std::lock_guard change(change_mutex_);
+    being_indexed_.erase(record.key);
+    if (superseded_.erase(record.key) > 0) {
+      const std::unique_lock lock(graph_mutex_);
+      graph_->hnsw.markDelete(label);
+      continue;
+    }
+    in_graph_.emplace(record.key, label);
     table_.remove(record.key);
     ++moved;
   }

@@ -90,7 +90,8 @@ class CollectionIndex {
   std::unique_ptr<Entry[]> entries_;  // by graph label; capacity: the graph's
   size_t entry_count_ = 0;
 
-  // Changes to what the graph holds (insertions, deletions, the maps below), one at a time.
+  // The maps below and every change but the indexer's insertions into the graph, which take the
+  // graph lock alone (index_pending() runs on one thread at a time).
   mutable std::mutex change_mutex_;
   std::unordered_map<std::string, size_t> in_graph_;  // key -> label, live records only
   std::unordered_set<std::string> being_indexed_;     // keys the indexer is adding now
