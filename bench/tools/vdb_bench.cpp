@@ -51,6 +51,8 @@
 #include <thread>
 #include <vector>
 
+#include "vectors/dot_product.hpp"  // the plugin's own, for the exact top 10
+
 namespace {
 
 using nlohmann::json;
@@ -490,23 +492,6 @@ int load(const Args& args, bool content) {
   return 0;
 }
 
-// The dot product of the exact search, written to be vectorised: 16 partial sums.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
-float dot(const float* a, const float* b, size_t n) {
-  constexpr size_t kLanes = 16;
-  float sums[kLanes] = {};
-  size_t i = 0;
-  for (; i + kLanes <= n; i += kLanes) {
-    for (size_t lane = 0; lane < kLanes; ++lane) sums[lane] += a[i + lane] * b[i + lane];
-  }
-  float total = 0;
-  for (; i < n; ++i) total += a[i] * b[i];
-  for (const float s : sums) total += s;
-  return total;
-}
-
 struct Scored {
   float score;
   uint32_t index;
@@ -537,7 +522,7 @@ std::vector<std::vector<Scored>> exact_top(uint64_t seed, size_t user, size_t re
         std::vector<Scored>& top = partial[t][q];
         const float* qv = &query_vectors[q * dimensions];
         for (size_t r = 0; r < n; ++r) {
-          const float s = dot(qv, &block[r * dimensions], dimensions);
+          const float s = opbase::vdb::dot_product(qv, &block[r * dimensions], dimensions);
           if (top.size() < kTopK) {
             top.push_back({s, static_cast<uint32_t>(start + r)});
           } else {
