@@ -78,6 +78,27 @@ bench.chained = function(next_request, on_answer)
   end
 end
 
+-- For scenarios that send many bodies (query vectors, texts): each thread cycles through the
+-- non-empty lines of $BENCH_STATE_DIR/<name>, each a request body, built into requests once in
+-- init(), from a place of its own so threads do not send the same body at the same time. Call it
+-- after wrk.headers are set.
+bench.cycle_bodies = function(name)
+  local requests, next_index = {}, 1
+  init = function(args)
+    for body in io.lines(env("BENCH_STATE_DIR") .. "/" .. name) do
+      if body ~= "" then table.insert(requests, wrk.format(nil, nil, nil, body)) end
+    end
+    assert(#requests > 0, "no request bodies in " .. name .. ": did the setup run?")
+    math.randomseed(os.time() + (tonumber(tostring({}):match("0x(%x+)") or "0", 16) or 0) % 1000003)
+    next_index = math.random(#requests)
+  end
+  request = function()
+    local r = requests[next_index]
+    next_index = next_index % #requests + 1
+    return r
+  end
+end
+
 -- setup() runs once per wrk thread in the main Lua state: keep the threads so done() can read the
 -- counters each thread's own Lua state kept.
 local threads = {}

@@ -15,20 +15,4 @@ dofile(assert(os.getenv("BENCH_LIB"), "BENCH_LIB is not set: run scenarios throu
 bench.user_call('{}', "u0")  -- the path and headers; the bodies come from the file below
 bench.expect_body = '"embedding_time_ms":'
 
-local requests = {}
-local next_index = 1
-
-function init(args)
-  for body in io.lines(bench.env("BENCH_STATE_DIR") .. "/vdb-text-queries.jsonl") do
-    if body ~= "" then table.insert(requests, wrk.format(nil, nil, nil, body)) end
-  end
-  assert(#requests > 0, "no query bodies: run through bench/vdb.sh")
-  math.randomseed(os.time() + (tonumber(tostring({}):match("0x(%x+)") or "0", 16) or 0) % 1000003)
-  next_index = math.random(#requests)
-end
-
-function request()
-  local r = requests[next_index]
-  next_index = next_index % #requests + 1
-  return r
-end
+bench.cycle_bodies("vdb-text-queries.jsonl")
