@@ -12,19 +12,13 @@
 #include <set>
 #include <vector>
 
+#include "vdb_random_vectors.hpp"
 #include "vectors/dot_product.hpp"
 #include "vectors/vector_code.hpp"
 #include "vectors/vector_value.hpp"
 
 namespace opbase::vdb {
 namespace {
-
-std::vector<float> random_unit(std::mt19937& random, size_t dimensions) {
-  std::normal_distribution<float> normal;
-  std::vector<float> v(dimensions);
-  for (float& x : v) x = normal(random);
-  return unit(v);
-}
 
 std::vector<std::byte> code_of(const std::vector<float>& v) {
   std::vector<std::byte> code(code_size(v.size()));
@@ -33,10 +27,10 @@ std::vector<std::byte> code_of(const std::vector<float>& v) {
 }
 
 TEST(VdbVectorCode, TheCodesCosineIsTheFloatCosineNearEnough) {
-  std::mt19937 random(21);
   for (const auto& [dimensions, tolerance] : {std::pair{size_t{1536}, 0.002}, {size_t{8}, 0.02}}) {
+    RandomVectors random(dimensions, 21);
     for (int i = 0; i < 200; ++i) {
-      const auto a = random_unit(random, dimensions), b = random_unit(random, dimensions);
+      const auto a = random.next(), b = random.next();
       EXPECT_NEAR(code_dot(code_of(a).data(), code_of(b).data(), dimensions),
                   dot_product(a.data(), b.data(), dimensions), tolerance);
       EXPECT_NEAR(code_dot(code_of(a).data(), code_of(a).data(), dimensions), 1.0, tolerance);
@@ -72,13 +66,13 @@ TEST(VdbVectorCode, TheInt8SumIsExactAtEveryLength) {
 }
 
 TEST(VdbVectorCode, AnExhaustiveSearchOverCodesFindsTheFloatNearest) {
-  std::mt19937 random(23);
   constexpr size_t kDimensions = 1536, kRecords = 2000;
   constexpr int kQueries = 40;
+  RandomVectors random(kDimensions, 23);
   std::vector<std::vector<float>> vectors;
   std::vector<std::vector<std::byte>> codes;
   for (size_t i = 0; i < kRecords; ++i) {
-    vectors.push_back(random_unit(random, kDimensions));
+    vectors.push_back(random.next());
     codes.push_back(code_of(vectors.back()));
   }
   auto nearest = [&](auto score) {
@@ -91,7 +85,7 @@ TEST(VdbVectorCode, AnExhaustiveSearchOverCodesFindsTheFloatNearest) {
   };
   size_t found = 0;
   for (int q = 0; q < kQueries; ++q) {
-    const auto query = random_unit(random, kDimensions);
+    const auto query = random.next();
     const auto query_code = code_of(query);
     const auto truth = nearest(
         [&](size_t i) { return dot_product(query.data(), vectors[i].data(), kDimensions); });

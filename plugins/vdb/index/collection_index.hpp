@@ -1,10 +1,10 @@
 // CollectionIndex: one user's records of one vector collection, searchable by cosine. Records
-// come in through put() into a table searched exactly (record_table.hpp). Once the collection
+// come in through put() into a table searched by a scan (record_table.hpp). Once the collection
 // holds IndexOptions::graph_from records, an indexer (index_pending(), one thread) moves them
 // into an HNSW graph (hnswlib), the approximate index, a few at a time; a search asks both the
 // graph and the table of records not yet in it, so every record is found from the moment put()
-// returns. A record lives in memory once, as the code of its unit vector (int8 and a scale,
-// vectors/vector_code.hpp): in the table or in the graph. Scores are the codes' cosines.
+// returns. A record lives in memory once: in the table (its int8 and sign codes) or in the
+// graph (its int8 code, vectors/vector_code.hpp). Scores are the int8 codes' cosines.
 //
 // Filters: the graph's nearest are tested against the filter, asking for more of them until
 // `limit` pass; when the filter passes few records (fewer than one in 64 of those seen), every
@@ -35,7 +35,7 @@
 namespace opbase::vdb {
 
 struct IndexOptions {
-  size_t graph_from = 5000;     // records at which a collection gets its graph
+  size_t graph_from = 150000;   // records at which a collection gets its graph
   size_t links = 16;            // HNSW M: neighbours per node
   size_t build_breadth = 100;   // HNSW ef_construction
   size_t search_breadth = 200;  // HNSW ef: candidates a search keeps (at least `limit`)

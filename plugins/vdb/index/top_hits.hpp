@@ -38,6 +38,8 @@ class TopHits {
     if (kept_.size() > limit_) kept_.pop();
   }
 
+  size_t size() const { return kept_.size(); }
+
   std::vector<Hit> take() {
     std::vector<Hit> hits;
     hits.reserve(kept_.size());

@@ -1,7 +1,7 @@
 // VdbSettings: the vdb plugin's configuration keys (docs/configuration.md#vector-database), read
 // once at start; a bad value stops the start with a message naming the key.
 //   vdb.graph_from            records of one user's collection from which it is searched through
-//                             an HNSW graph instead of exactly, default 5000
+//                             an HNSW graph instead of by a scan, default 150000
 //   vdb.graph_links           HNSW M, neighbours per node, default 16
 //   vdb.graph_build_breadth   HNSW ef_construction, default 100
 //   vdb.graph_search_breadth  HNSW ef, candidates a search keeps, default 200
