@@ -14,12 +14,13 @@
 #   7. restarts the daemon on the same store: the time until it listens (it loads every record
 #      from the store first), the time until the graphs are built again, RSS, recall again,
 #   8. inserts 4,900 records into a new collection twice, vectors as JSON numbers and as base64
-#      (under vdb.graph_from's default 5,000: the insert path without a graph's indexer),
+#      (under vdb.graph_from, even at 5,000: the insert path without a graph's indexer),
 #   9. prints every figure beside the /healthz ceiling (wrk, 16 connections) measured in the same
 #      phase of the run, with the ratio, and the machine's load average at each measurement.
 # Every wait has a time limit and the daemon is stopped on exit (trap). Traffic goes to
-# 127.0.0.1 only. At the defaults a run takes about 23 minutes on 2 cores (bench/README.md,
-# "Vector search", says where the time goes).
+# 127.0.0.1 only. At the defaults a run takes about 5 minutes on 2 cores; with graphs
+# (BENCH_SET=vdb.graph_from=5000) about 23 (bench/README.md, "Vector search", says where the
+# time goes).
 #
 # Settings (environment variables):
 #   BENCH_VDB_RECORDS=100000      records per user (lower for a quick try, e.g. 2000)
@@ -52,7 +53,7 @@ QUERIES="${BENCH_VDB_QUERIES:-200}"
 SEED="${BENCH_VDB_SEED:-1}"
 LOAD_CONNECTIONS="${BENCH_VDB_LOAD_CONNECTIONS:-4}"
 FORMAT="${BENCH_VDB_VECTOR_FORMAT:-numbers}"
-FORMAT_RECORDS=4900        # the format comparison: under vdb.graph_from's default 5,000
+FORMAT_RECORDS=4900        # the format comparison: under vdb.graph_from, even at 5,000
 SEARCH_CONNECTIONS="${BENCH_VDB_CONNECTIONS:-1 16}"
 GRAPH_TIMEOUT_S="${BENCH_VDB_GRAPH_TIMEOUT_S:-900}"
 START_TIMEOUT_S=30         # the first start, on an empty store
