@@ -24,11 +24,6 @@ std::filesystem::path default_data_dir() {
   return OPBASE_AI_INSTALLED_DATA_DIR;
 }
 
-Status out_of_range(const std::string& key, int64_t min, int64_t max) {
-  return Status::validation(key + " must be an integer from " + std::to_string(min) + " to " +
-                            std::to_string(max));
-}
-
 }  // namespace
 
 Result<AiSettings> AiSettings::from(const Host& host) {
@@ -46,9 +41,8 @@ Result<AiSettings> AiSettings::from(const Host& host) {
       {"ai.dimensions", 100, 8192, &dimensions},
   };
   for (const IntKey& k : keys) {
-    auto value = host.config_int(k.key, *k.target);
+    auto value = host.config_int_in(k.key, *k.target, k.min, k.max);
     if (!value) return value.status();
-    if (*value < k.min || *value > k.max) return out_of_range(k.key, k.min, k.max);
     *k.target = *value;
   }
   s.lane_threads = static_cast<int>(lane_threads);

@@ -89,6 +89,18 @@ std::string Host::config_or(std::string_view key, std::string_view fallback) con
   return value ? *value : std::string(fallback);
 }
 
+Result<int64_t> Host::config_int_in(std::string_view key, int64_t fallback, int64_t min,
+                                    int64_t max) const {
+  auto value = config_int(key, fallback);
+  if (!value) return value;
+  if (*value < min || *value > max) {
+    return Status::validation(std::string(key) + " must be an integer from " + std::to_string(min) +
+                                  " to " + std::to_string(max),
+                              {{"key", key}});
+  }
+  return value;
+}
+
 Result<int64_t> Host::config_int(std::string_view key, int64_t fallback) const {
   auto value = config(key);
   if (!value) return fallback;

@@ -13,13 +13,8 @@ struct IntKey {
 
 Status read_ints(const Host& host, std::initializer_list<IntKey> keys) {
   for (const IntKey& k : keys) {
-    auto value = host.config_int(k.key, *k.target);
+    auto value = host.config_int_in(k.key, *k.target, k.min, k.max);
     if (!value) return value.status();
-    if (*value < k.min || *value > k.max) {
-      return Status::validation(std::string(k.key) + " must be an integer from " +
-                                    std::to_string(k.min) + " to " + std::to_string(k.max),
-                                {{"key", k.key}});
-    }
     *k.target = *value;
   }
   return Status::ok();

@@ -38,6 +38,10 @@ class Host {
   // An integer configuration value; `fallback` when unset; a failed Status naming the key when
   // the value is not an integer.
   Result<int64_t> config_int(std::string_view key, int64_t fallback) const;
+  // The same within [min, max]: VALIDATION_ERROR "<key> must be an integer from <min> to <max>"
+  // (details.key) for a value outside.
+  Result<int64_t> config_int_in(std::string_view key, int64_t fallback, int64_t min,
+                                int64_t max) const;
   // A comma-separated list (items trimmed, empty ones dropped), as the host reads its own lists;
   // empty when the key is not set.
   std::vector<std::string> config_list(std::string_view key) const;
