@@ -5,13 +5,16 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <unordered_map>
 #include <vector>
 
@@ -168,6 +171,12 @@ class HttpServer::Loop {
       }
       close_some_expired();
       closed_.clear();  // only now: an event of this turn may still have named them
+    }
+    // Past the drain time: a stream still under way (a large upload) is cut off, so its thread
+    // gives up at once rather than holding the stop until the client finishes.
+    for (auto& [fd, connection] : connections_) {
+      std::lock_guard lock(connection->mu);
+      if (connection->phase == Connection::Phase::kWithWorker) ::shutdown(fd, SHUT_RDWR);
     }
   }
 
@@ -361,6 +370,10 @@ class HttpServer::Loop {
                      head.has_body() ? Connection::Then::kLinger : Connection::Then::kNextRequest);
       return false;
     }
+    if (handler_.streams(head)) {
+      hand_over_stream(c);
+      return false;
+    }
     if (head.content_length && *head.content_length > settings_.max_body_bytes) {
       answer_and_close(c, 413, too_large(), Connection::Then::kLinger, &head);
       return false;
@@ -459,6 +472,28 @@ class HttpServer::Loop {
                         busy("every worker is busy and the queue is full; try again", "queue_full"),
                         &c.request.head),
         Connection::Then::kNextRequest);
+  }
+
+  // ---- streamed requests ----
+
+  class ConnectionStream;
+
+  // Hands the request, its head read, to a worker as a Stream (defined after this class).
+  void hand_over_stream(Connection& c);
+
+  // Ends a stream: the response was sent (or the client is gone); what follows as after any
+  // response, but the connection is reused only when `whole` (body read, response sent).
+  void finish_stream(Connection& c, bool whole) {
+    std::lock_guard lock(c.mu);
+    ++c.requests_served;
+    const bool keep = whole && c.request.head.keep_alive && settings_.keep_alive &&
+                      !stopping_.load() &&
+                      (settings_.max_keep_alive_requests == 0 ||
+                       c.requests_served < settings_.max_keep_alive_requests);
+    c.then = keep ? Connection::Then::kNextRequest : Connection::Then::kClose;
+    std::string().swap(c.out);
+    c.out_sent = 0;
+    after_response(c);
   }
 
   // ---- the worker ----
@@ -694,6 +729,169 @@ class HttpServer::Loop {
   bool listener_closed_ = false;
   bool accept_paused_ = false;
 };
+
+// A streamed request on its connection (exchange.hpp, Stream): the handler's thread reads and
+// writes the socket itself, waiting with poll() when it would block, while the connection is
+// out of the I/O thread's hands (kWithWorker) until finish().
+class HttpServer::Loop::ConnectionStream final : public Stream {
+ public:
+  ConnectionStream(Loop& loop, Connection& c)
+      : loop_(loop),
+        c_(c),
+        body_left_(c.request.head.content_length.value_or(0)),
+        head_only_(c.request.head.method == "HEAD") {}
+  ~ConnectionStream() override {
+    if (!finished_) finish();
+  }
+
+  const Request& request() const override { return c_.request; }
+
+  int64_t read(char* buffer, size_t capacity) override {
+    if (body_left_ == 0 || capacity == 0) return 0;
+    if (broken_) return -1;
+    ask_for_body();
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(capacity, body_left_));
+    if (!c_.in.empty()) {  // bytes that arrived with the head
+      const size_t take = std::min(want, c_.in.size());
+      std::memcpy(buffer, c_.in.data(), take);
+      c_.in.erase(0, take);
+      body_left_ -= take;
+      return static_cast<int64_t>(take);
+    }
+    while (true) {
+      const ssize_t got = ::recv(c_.fd, buffer, want, 0);
+      if (got > 0) {
+        body_left_ -= static_cast<uint64_t>(got);
+        return got;
+      }
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
+          wait_for(POLLIN, loop_.settings_.receive_timeout_s)) {
+        continue;
+      }
+      broken_ = true;  // ended early, failed, or silent past the idle time
+      return -1;
+    }
+  }
+
+  bool start(const Response& response, uint64_t content_length) override {
+    response_left_ = head_only_ ? 0 : content_length;
+    const bool close = body_left_ > 0 || !c_.request.head.keep_alive || response.close;
+    return send_all(response_head_bytes(response, content_length, close));
+  }
+
+  bool write(std::string_view bytes) override {
+    if (head_only_) return true;
+    if (bytes.size() > response_left_) return false;  // more than the head announced
+    if (!send_all(bytes)) return false;
+    response_left_ -= bytes.size();
+    return true;
+  }
+
+  bool send_file(int fd, uint64_t offset, uint64_t length) override {
+    if (head_only_) return true;
+    if (length > response_left_) return false;
+    auto at = static_cast<off_t>(offset);
+    uint64_t left = length;
+    while (left > 0 && !broken_) {
+      const ssize_t sent =
+          ::sendfile(c_.fd, fd, &at, static_cast<size_t>(std::min<uint64_t>(left, kSendFileStep)));
+      if (sent > 0) {
+        left -= static_cast<uint64_t>(sent);
+      } else if (sent < 0 && errno == EINTR) {
+        continue;
+      } else if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        if (!wait_for(POLLOUT, loop_.settings_.send_timeout_s)) broken_ = true;
+      } else {
+        broken_ = true;  // the file ended early (sent == 0) or the socket failed
+      }
+    }
+    response_left_ -= length - left;
+    return left == 0;
+  }
+
+  void respond(Response response) override {
+    const bool close = body_left_ > 0 || !c_.request.head.keep_alive || response.close;
+    response_left_ = 0;
+    if (send_all(response_bytes(response, close, head_only_)) && close) broken_ = true;
+    finish();
+  }
+
+  void finish() override {
+    if (finished_) return;
+    finished_ = true;
+    loop_.finish_stream(c_, !broken_ && body_left_ == 0 && response_left_ == 0);
+  }
+
+ private:
+  static constexpr uint64_t kSendFileStep = uint64_t{1} << 30;
+
+  // A client that sent "Expect: 100-continue" waits for this before the body.
+  void ask_for_body() {
+    if (!c_.request.head.expect_continue || continued_ || !c_.in.empty()) return;
+    continued_ = true;
+    if (!send_all(kContinue)) broken_ = true;
+  }
+
+  bool send_all(std::string_view bytes) {
+    while (!bytes.empty() && !broken_) {
+      const ssize_t sent = ::send(c_.fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+      if (sent > 0) {
+        bytes.remove_prefix(static_cast<size_t>(sent));
+      } else if (sent < 0 && errno == EINTR) {
+        continue;
+      } else if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        if (!wait_for(POLLOUT, loop_.settings_.send_timeout_s)) broken_ = true;
+      } else {
+        broken_ = true;
+      }
+    }
+    return !broken_;
+  }
+
+  // Whether the socket became ready for `events` within `timeout_s`.
+  bool wait_for(short events, int timeout_s) const {
+    pollfd ready{c_.fd, events, 0};
+    while (true) {
+      const int n = ::poll(&ready, 1, timeout_s * 1000);
+      if (n < 0 && errno == EINTR) continue;
+      return n > 0 && (ready.revents & events) != 0;
+    }
+  }
+
+  Loop& loop_;
+  Connection& c_;
+  uint64_t body_left_;
+  uint64_t response_left_ = 0;
+  const bool head_only_;
+  bool continued_ = false;
+  bool broken_ = false;
+  bool finished_ = false;
+};
+
+void HttpServer::Loop::hand_over_stream(Connection& c) {
+  if (c.request.head.chunked) {
+    answer_and_close(c, 411,
+                     Status::validation("this route needs the body's Content-Length, not chunks"),
+                     Connection::Then::kLinger, &c.request.head);
+    return;
+  }
+  c.phase = Connection::Phase::kWithWorker;
+  c.request.body.clear();
+  Connection* connection = &c;
+  if (workers_->try_push([this, connection] {
+        handler_.stream(std::make_unique<ConnectionStream>(*this, *connection));
+      })) {
+    return;
+  }
+  counters_.refused_busy.fetch_add(1, std::memory_order_relaxed);
+  queue_response(
+      c,
+      handler_.refuse(503,
+                      busy("every worker is busy and the queue is full; try again", "queue_full"),
+                      &c.request.head),
+      Connection::Then::kLinger);
+}
 
 HttpServer::HttpServer(ServerSettings settings, const Handler& handler)
     : settings_(std::move(settings)), handler_(handler) {}

@@ -11,8 +11,14 @@ std::string_view reason_phrase(int status) {
       return "Continue";
     case 200:
       return "OK";
+    case 201:
+      return "Created";
     case 204:
       return "No Content";
+    case 206:
+      return "Partial Content";
+    case 304:
+      return "Not Modified";
     case 400:
       return "Bad Request";
     case 401:
@@ -27,8 +33,16 @@ std::string_view reason_phrase(int status) {
       return "Request Timeout";
     case 409:
       return "Conflict";
+    case 410:
+      return "Gone";
+    case 411:
+      return "Length Required";
+    case 412:
+      return "Precondition Failed";
     case 413:
       return "Content Too Large";
+    case 416:
+      return "Range Not Satisfiable";
     case 422:
       return "Unprocessable Content";
     case 429:
@@ -64,9 +78,9 @@ const std::string& http_date() {
 
 }  // namespace
 
-std::string response_bytes(const Response& response, bool close, bool head_only) {
+std::string response_head_bytes(const Response& response, uint64_t content_length, bool close) {
   std::string out;
-  out.reserve(192 + response.body.size());
+  out.reserve(192);
   out += "HTTP/1.1 ";
   out += std::to_string(response.status);
   out += ' ';
@@ -76,7 +90,7 @@ std::string response_bytes(const Response& response, bool close, bool head_only)
   out += "\r\nServer: opbase\r\nContent-Type: ";
   out += response.content_type;
   out += "\r\nContent-Length: ";
-  out += std::to_string(response.body.size());
+  out += std::to_string(content_length);
   out += "\r\n";
   for (const auto& [name, value] : response.headers) {
     out += name;
@@ -86,6 +100,11 @@ std::string response_bytes(const Response& response, bool close, bool head_only)
   }
   if (close) out += "Connection: close\r\n";
   out += "\r\n";
+  return out;
+}
+
+std::string response_bytes(const Response& response, bool close, bool head_only) {
+  std::string out = response_head_bytes(response, response.body.size(), close);
   if (!head_only) out += response.body;
   return out;
 }
