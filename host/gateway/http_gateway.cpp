@@ -8,6 +8,8 @@
 #include "gateway/request_log.hpp"
 #include "log/log.hpp"
 #include "metrics/process_metrics.hpp"
+#include "opbase/internal/str.hpp"
+#include "plugin_host/route_stream.hpp"
 #include "util/secrets.hpp"
 
 namespace opbase::host {
@@ -244,6 +246,70 @@ http::Response HttpGateway::answer_options(const http::RequestHead& head,
     }
   }
   return response;
+}
+
+bool HttpGateway::streams(const http::RequestHead& head) const {
+  return dispatcher_.registry().find_route(head.path()) != nullptr;
+}
+
+void HttpGateway::stream(std::unique_ptr<http::Stream> stream) const {
+  const auto started = std::chrono::steady_clock::now();
+  const RouteEntry* route = dispatcher_.registry().find_route(stream->request().head.path());
+  auto exchange = std::make_shared<opbase_stream>();
+  exchange->request_id = request_id_for(stream->request().head);
+  exchange->stream = std::move(stream);
+  if (route->lane->try_run([this, route, exchange, started](bool stopping) {
+        run_route(*route, *exchange, stopping, started);
+      })) {
+    return;
+  }
+  run_route(*route, *exchange, /*stopping=*/true, started);
+}
+
+void HttpGateway::run_route(const RouteEntry& route, opbase_stream& exchange, bool stopping,
+                            std::chrono::steady_clock::time_point started) const {
+  const http::Request& request = exchange.stream->request();
+  const std::string_view code_of_answer = [&]() -> std::string_view {
+    if (stopping) {
+      const bool full = !route.lane->stopping();
+      route_answer_error(exchange,
+                         Status(code::kRateLimitExceeded,
+                                full ? "every thread of the " + route.plugin +
+                                           " lane is busy and its queue is full; try again"
+                                     : "the server is stopping; try again",
+                                {{"retry_after", 1}, {"reason", full ? "lane_full" : "stopping"}}));
+      return code::kRateLimitExceeded;
+    }
+    const opbase_route_request call{sizeof(opbase_route_request),
+                                    str(request.head.method),
+                                    str(request.head.target),
+                                    str(request.client_address),
+                                    str(exchange.request_id),
+                                    static_cast<int64_t>(request.head.content_length.value_or(0))};
+    route.fn(route.state, &call, &exchange);
+    if (!exchange.answered) {
+      route_answer_error(exchange, Status::internal("the route's handler did not answer"));
+      return code::kInternalError;
+    }
+    return exchange.status < 400 ? std::string_view("OK") : std::string_view("-");
+  }();
+  // The request belongs to the connection again once the stream finishes: what the log needs
+  // is copied first.
+  const std::string method = request.head.method;
+  const std::string path(request.head.path());
+  exchange.stream->finish();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  metrics_.record_request(route.plugin + ".route", code_of_answer, seconds);
+  if (settings_.log_requests) {
+    // The path only: a signed URL's query is a credential and stays out of the log.
+    log_request({.method = method,
+                 .path = path,
+                 .status = exchange.status,
+                 .code = code_of_answer,
+                 .seconds = seconds,
+                 .request_id = exchange.request_id});
+  }
 }
 
 void HttpGateway::handle(http::Request& request, http::Reply reply) const {

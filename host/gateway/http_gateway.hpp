@@ -7,6 +7,8 @@
 //   GET  /readyz               stores reachable, every enabled plugin loaded (503 otherwise)
 //   GET  /metrics              Prometheus text format
 //   OPTIONS on the /api routes  CORS preflight (gateway/cors_policy.hpp)
+//   any method on a plugin's route (abi.h register_route: /files/ for the file plugin), as a
+//   stream on the plugin's lane, without API key or token: the route checks its own credentials
 // Anything else is a JSON error: 404 for an unknown path, 405 (with Allow) for a wrong method.
 // Every response carries X-Request-Id, and those of the /api routes the CORS headers. An API call's
 // endpoint key and API key are checked as soon as its headers arrive, before any of its body is
@@ -71,6 +73,8 @@ class HttpGateway final : public http::Handler {
   void handle(http::Request& request, http::Reply reply) const override;
   http::Response refuse(int http_status, const Status& why,
                         const http::RequestHead* head) const override;
+  bool streams(const http::RequestHead& head) const override;
+  void stream(std::unique_ptr<http::Stream> stream) const override;
 
  private:
   // One request on its way through the gateway; copied into a lane job when its op runs there.
@@ -96,6 +100,10 @@ class HttpGateway final : public http::Handler {
   // `on_lane`: the checked call, when this runs on its op's lane; nullptr on a worker.
   ApiAnswer call_dispatcher_guarded(const Exchange& exchange, const LaneCall* on_lane) const;
   ApiAnswer call_dispatcher(const Exchange& exchange, const LaneCall* on_lane) const;
+  // A route's request on its lane: the plugin's handler, then the answer it did not give, the
+  // request log line and the metrics.
+  void run_route(const RouteEntry& route, opbase_stream& exchange, bool stopping,
+                 std::chrono::steady_clock::time_point started) const;
 
   GatewaySettings settings_;
   const Dispatcher& dispatcher_;

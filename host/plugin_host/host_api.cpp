@@ -10,6 +10,7 @@
 #include "opbase/version.hpp"
 #include "plugin_host/host_context.hpp"
 #include "plugin_host/response.hpp"
+#include "plugin_host/route_stream.hpp"
 
 namespace opbase::host {
 namespace {
@@ -54,6 +55,14 @@ opbase_rc size_lane(opbase_plugin* plugin, uint32_t threads, uint32_t queue) {
       plugin, plugin->context->registry->size_lane(
                   plugin->name, LaneSize{static_cast<int>(std::min<uint32_t>(threads, 1u << 20)),
                                          static_cast<size_t>(queue)}));
+}
+
+opbase_rc register_route(opbase_plugin* plugin, opbase_str prefix, opbase_route_fn handler,
+                         void* handler_state) {
+  if (plugin == nullptr || bad(prefix)) return OPBASE_RC_REFUSED;
+  if (!plugin->in_init) return refused_outside_init(plugin, "register_route", prefix);
+  return registration_result(plugin, plugin->context->registry->add_route(
+                                         plugin->name, view(prefix), handler, handler_state));
 }
 
 opbase_rc provide_service(opbase_plugin* plugin, opbase_str name, opbase_service_fn fn,
@@ -214,6 +223,14 @@ const opbase_host_api* host_api() {
       &metric<&PluginMetrics::observe>,
       &register_lane_op,
       &size_lane,
+      &register_route,
+      &route_header,
+      &route_read,
+      &route_respond,
+      &route_respond_error,
+      &route_start,
+      &route_write,
+      &route_send_file,
   };
   return &api;
 }

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "opbase/internal/op_names.hpp"
+#include "opbase/internal/route_rules.hpp"
 
 namespace opbase::host {
 using names::alias_area_of;
@@ -36,16 +37,54 @@ Status Registry::add_op(std::string_view plugin, std::string_view name, opbase_a
 
 Status Registry::add_lane_op(std::string_view plugin, std::string_view name, opbase_access access,
                              opbase_op_fn fn, void* state) {
+  // Checked first, so a refused name does not leave a lane with its threads behind.
+  if (Status s = check_name(plugin, name, "op"); !s) return s;
+  return add(plugin, name, access, fn, state, lane_of(plugin));
+}
+
+Lane* Registry::lane_of(std::string_view plugin) {
   auto lane = lanes_.find(plugin);
   if (lane == lanes_.end()) {
-    // Checked first, so a refused name does not leave a lane with its threads behind.
-    if (Status s = check_name(plugin, name, "op"); !s) return s;
     const auto sized = lane_sizes_.find(plugin);
     const LaneSize size = sized == lane_sizes_.end() ? LaneSize{} : sized->second;
     lane = lanes_.emplace(std::string(plugin), std::make_unique<Lane>(std::string(plugin), size))
                .first;
   }
-  return add(plugin, name, access, fn, state, lane->second.get());
+  return lane->second.get();
+}
+
+// The prefix's own rules (route_rules.hpp), then no overlap with another route.
+Status Registry::check_route(std::string_view plugin, std::string_view prefix) const {
+  const auto refused = [&](std::string why) {
+    return Status::validation("route '" + std::string(prefix.substr(0, 64)) + "' of plugin '" +
+                              std::string(plugin) + "': " + why);
+  };
+  if (std::string problem = answers::route_prefix_problem(plugin, prefix); !problem.empty()) {
+    return refused(std::move(problem));
+  }
+  for (const RouteEntry& route : routes_) {
+    if (route.prefix.starts_with(prefix) || prefix.starts_with(route.prefix)) {
+      return refused("it overlaps route '" + route.prefix + "' of plugin '" + route.plugin + "'");
+    }
+  }
+  return Status::ok();
+}
+
+Status Registry::add_route(std::string_view plugin, std::string_view prefix, opbase_route_fn fn,
+                           void* state) {
+  if (Status s = check_route(plugin, prefix); !s) return s;
+  if (fn == nullptr)
+    return Status::validation("route '" + std::string(prefix) + "' has no handler");
+  routes_.push_back(
+      RouteEntry{std::string(prefix), std::string(plugin), fn, state, lane_of(plugin)});
+  return Status::ok();
+}
+
+const RouteEntry* Registry::find_route(std::string_view path) const {
+  for (const RouteEntry& route : routes_) {
+    if (path.starts_with(route.prefix)) return &route;
+  }
+  return nullptr;
 }
 
 Status Registry::size_lane(std::string_view plugin, LaneSize size) {
@@ -161,6 +200,7 @@ Status Registry::add_host_service(std::string_view name, HostServiceFn fn) {
 void Registry::remove_plugin(std::string_view plugin) {
   std::erase_if(ops_, [&](const auto& kv) { return kv.second->plugin == plugin; });
   std::erase_if(services_, [&](const auto& kv) { return kv.second->plugin == plugin; });
+  std::erase_if(routes_, [&](const RouteEntry& route) { return route.plugin == plugin; });
   if (auto lane = lanes_.find(plugin); lane != lanes_.end()) {
     lane->second->stop();
     lanes_.erase(lane);

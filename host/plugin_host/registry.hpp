@@ -31,6 +31,16 @@ struct OpEntry {
   Lane* lane = nullptr;
 };
 
+// A route: requests whose path starts with `prefix` go to the plugin's handler on its lane, as a
+// stream (abi.h register_route).
+struct RouteEntry {
+  std::string prefix;  // "/files/"
+  std::string plugin;
+  opbase_route_fn fn;
+  void* state;
+  Lane* lane;
+};
+
 // A service the host itself provides (store.*, mail.send, projects.list). It runs on the calling
 // plugin's thread and is given the caller's handle: the store's namespace is the caller's name.
 // Returns the result as JSON text.
@@ -62,6 +72,10 @@ class Registry {
   // The same for an op that runs on the plugin's lane (lane.hpp), made at its first lane op.
   Status add_lane_op(std::string_view plugin, std::string_view name, opbase_access access,
                      opbase_op_fn fn, void* state);
+  // A route of `plugin` (abi.h register_route), on its lane. Refused with a message when the
+  // prefix breaks the rules there or overlaps another route.
+  Status add_route(std::string_view plugin, std::string_view prefix, opbase_route_fn fn,
+                   void* state);
   // Sets the size of `plugin`'s lane; refused once the lane exists (its first lane op made it).
   Status size_lane(std::string_view plugin, LaneSize size);
   // Every lane refuses new calls and answers its queued ones at once (lane.hpp begin_stopping):
@@ -83,6 +97,8 @@ class Registry {
   // The op a client name reaches (canonical or alias), or nullptr.
   const OpEntry* find_op(std::string_view name) const;
   const ServiceEntry* find_service(std::string_view name) const;
+  // The route whose prefix starts `path`, or nullptr.
+  const RouteEntry* find_route(std::string_view path) const;
 
   // Canonical op names of `plugin`, sorted.
   std::vector<std::string> ops_of(std::string_view plugin) const;
@@ -92,6 +108,9 @@ class Registry {
 
  private:
   Status check_name(std::string_view plugin, std::string_view name, std::string_view kind) const;
+  Status check_route(std::string_view plugin, std::string_view prefix) const;
+  // The plugin's lane, made (with its size, if set) at the first lane op or route.
+  Lane* lane_of(std::string_view plugin);
   // `access` by reference: a C plugin may pass any integer, which is checked before it is read
   // as an enum (reading an enum outside its values is undefined).
   Status add(std::string_view plugin, std::string_view name, const opbase_access& access,
@@ -102,6 +121,7 @@ class Registry {
   std::unordered_map<std::string, LaneSize, StringHash, std::equal_to<>> lane_sizes_;
   std::unordered_map<std::string, std::shared_ptr<ServiceEntry>, StringHash, std::equal_to<>>
       services_;
+  std::vector<RouteEntry> routes_;  // a few at most: found by a scan
 };
 
 }  // namespace opbase::host

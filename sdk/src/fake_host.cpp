@@ -2,13 +2,17 @@
 // own types, cast at the edge, so a test binary may also link the real host.
 #include "opbase/testing/fake_host.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cmath>
 
 #include "opbase/internal/answer_rules.hpp"
 #include "opbase/internal/event_pattern.hpp"
 #include "opbase/internal/op_names.hpp"
+#include "opbase/internal/route_rules.hpp"
 #include "opbase/internal/str.hpp"
 
 namespace opbase::testing {
@@ -21,6 +25,16 @@ struct FakeResponse {
 };
 
 FakeResponse* as_response(opbase_response* r) { return reinterpret_cast<FakeResponse*>(r); }
+
+// One route call: the request, how much of its body was read, and the answer.
+struct FakeStream {
+  const RouteRequest* request = nullptr;
+  size_t read = 0;
+  RouteResult result;
+  bool answered = false;
+  uint64_t body_left = 0;
+};
+FakeStream* as_stream(opbase_stream* s) { return reinterpret_cast<FakeStream*>(s); }
 opbase_response* as_handle(FakeResponse* r) { return reinterpret_cast<opbase_response*>(r); }
 
 }  // namespace
@@ -41,6 +55,11 @@ struct FakeHost::State {
     opbase_event_fn fn;
     void* state;
   };
+  struct Route {
+    std::string prefix;
+    opbase_route_fn fn;
+    void* state;
+  };
 
   const opbase_plugin_descriptor* descriptor = nullptr;
   void* plugin_state = nullptr;
@@ -53,6 +72,7 @@ struct FakeHost::State {
   std::map<std::string, Service, std::less<>> services;
   std::map<std::string, TextServiceHandler, std::less<>> provided;
   std::vector<Subscription> subscriptions;
+  std::vector<Route> routes;
   std::atomic<int64_t> now_ms{1'700'000'000'000};
   mutable std::mutex mu;  // guards published and log
   std::vector<PublishedEvent> published;
@@ -252,6 +272,120 @@ opbase_rc fake_metric_observe(opbase_plugin* p, opbase_str name, double seconds)
   return seconds < 0 ? OPBASE_RC_REFUSED : fake_metric(p, name, 1, true);
 }
 
+opbase_rc fake_register_route(opbase_plugin* p, opbase_str prefix, opbase_route_fn fn,
+                              void* fn_state) {
+  State* s = State::of(p);
+  const std::string text(view(prefix));
+  if (!s->in_init) return s->refuse("register_route outside init");
+  if (fn == nullptr) return s->refuse("route '" + text + "' has no handler");
+  if (std::string problem = answers::route_prefix_problem(s->plugin_name, text); !problem.empty()) {
+    return s->refuse("route '" + text + "': " + problem);
+  }
+  for (const auto& route : s->routes) {
+    if (route.prefix.starts_with(text) || text.starts_with(route.prefix)) {
+      return s->refuse("route '" + text + "' overlaps route '" + route.prefix + "'");
+    }
+  }
+  s->routes.push_back({text, fn, fn_state});
+  return OPBASE_RC_OK;
+}
+
+opbase_rc fake_stream_header(opbase_stream* st, opbase_str name, opbase_config_value_fn on_value,
+                             void* ctx) {
+  for (const auto& [field, value] : as_stream(st)->request->headers) {
+    if (field.size() == name.len &&
+        std::equal(field.begin(), field.end(), name.ptr, [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) ==
+                 std::tolower(static_cast<unsigned char>(b));
+        })) {
+      on_value(ctx, str(value));
+      return OPBASE_RC_OK;
+    }
+  }
+  return OPBASE_RC_NOT_FOUND;
+}
+
+int64_t fake_stream_read(opbase_stream* st, char* buffer, size_t capacity) {
+  FakeStream* s = as_stream(st);
+  const size_t take = std::min(capacity, s->request->body.size() - s->read);
+  std::copy_n(s->request->body.data() + s->read, take, buffer);
+  s->read += take;
+  return static_cast<int64_t>(take);
+}
+
+// The same checks as the daemon's (route_rules.hpp): one answer, a valid status and headers.
+opbase_rc fake_stream_head(FakeStream* s, int status, opbase_str content_type, opbase_str headers) {
+  auto lines = answers::route_header_lines(view(headers));
+  if (s->answered || !answers::valid_route_status(status) || !lines) return OPBASE_RC_REFUSED;
+  s->answered = true;
+  s->result.status = status;
+  s->result.content_type =
+      view(content_type).empty() ? "application/octet-stream" : std::string(view(content_type));
+  s->result.headers = std::move(*lines);
+  return OPBASE_RC_OK;
+}
+
+opbase_rc fake_stream_respond(opbase_stream* st, int status, opbase_str content_type,
+                              opbase_str headers, opbase_str body) {
+  FakeStream* s = as_stream(st);
+  if (opbase_rc rc = fake_stream_head(s, status, content_type, headers); rc != OPBASE_RC_OK) {
+    return rc;
+  }
+  s->result.body.assign(view(body));
+  s->result.complete = true;
+  return OPBASE_RC_OK;
+}
+
+opbase_rc fake_stream_respond_error(opbase_stream* st, opbase_str code, opbase_str message,
+                                    opbase_str details, int http_status) {
+  FakeStream* s = as_stream(st);
+  if (s->answered || !answers::valid_error_code(view(code)) ||
+      !answers::valid_http_status(http_status) ||
+      (!view(details).empty() && !answers::is_json_object(view(details)))) {
+    return OPBASE_RC_REFUSED;
+  }
+  nlohmann::json error = {{"code", view(code)}, {"message", view(message)}};
+  if (!view(details).empty()) error["details"] = nlohmann::json::parse(view(details));
+  s->answered = true;
+  s->result.status = http_status != 0 ? http_status : code::http_status_of(view(code));
+  s->result.content_type = "application/json";
+  s->result.body = nlohmann::json{{"error", error}}.dump();
+  s->result.complete = true;
+  return OPBASE_RC_OK;
+}
+
+opbase_rc fake_stream_start(opbase_stream* st, int status, opbase_str content_type,
+                            opbase_str headers, uint64_t content_length) {
+  FakeStream* s = as_stream(st);
+  if (opbase_rc rc = fake_stream_head(s, status, content_type, headers); rc != OPBASE_RC_OK) {
+    return rc;
+  }
+  s->body_left = content_length;
+  s->result.complete = content_length == 0;
+  return OPBASE_RC_OK;
+}
+
+opbase_rc fake_stream_write(opbase_stream* st, opbase_str bytes) {
+  FakeStream* s = as_stream(st);
+  if (!s->answered || bytes.len > s->body_left) return OPBASE_RC_REFUSED;
+  s->result.body.append(view(bytes));
+  s->body_left -= bytes.len;
+  s->result.complete = s->body_left == 0;
+  return OPBASE_RC_OK;
+}
+
+opbase_rc fake_stream_send_file(opbase_stream* st, int fd, uint64_t offset, uint64_t length) {
+  FakeStream* s = as_stream(st);
+  if (!s->answered || fd < 0 || length > s->body_left) return OPBASE_RC_REFUSED;
+  std::string bytes(length, '\0');
+  const ssize_t got = ::pread(fd, bytes.data(), length, static_cast<off_t>(offset));
+  if (got != static_cast<ssize_t>(length)) return OPBASE_RC_ERROR;
+  s->result.body += bytes;
+  s->body_left -= length;
+  s->result.complete = s->body_left == 0;
+  return OPBASE_RC_OK;
+}
+
 const opbase_host_api kFakeApi = {
     sizeof(opbase_host_api),
     OPBASE_ABI_MAJOR,
@@ -273,6 +407,14 @@ const opbase_host_api kFakeApi = {
     &fake_metric_observe,
     &fake_register_lane_op,
     &fake_size_lane,
+    &fake_register_route,
+    &fake_stream_header,
+    &fake_stream_read,
+    &fake_stream_respond,
+    &fake_stream_respond_error,
+    &fake_stream_start,
+    &fake_stream_write,
+    &fake_stream_send_file,
 };
 
 CallResult to_result(const FakeResponse& r, opbase_rc rc) {
@@ -429,6 +571,42 @@ std::optional<double> FakeHost::metric(std::string_view name) const {
   const auto it = state_->metrics.find(name);
   if (it == state_->metrics.end()) return std::nullopt;
   return it->second;
+}
+
+std::string RouteResult::header(std::string_view name) const {
+  for (const auto& [field, value] : headers) {
+    if (std::equal(field.begin(), field.end(), name.begin(), name.end(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) ==
+                 std::tolower(static_cast<unsigned char>(b));
+        })) {
+      return value;
+    }
+  }
+  return "";
+}
+
+RouteResult FakeHost::call_route(const RouteRequest& request) {
+  const std::string_view path =
+      std::string_view(request.target).substr(0, request.target.find('?'));
+  for (const auto& route : state_->routes) {
+    if (!path.starts_with(route.prefix)) continue;
+    FakeStream stream;
+    stream.request = &request;
+    const opbase_route_request call{sizeof(opbase_route_request),
+                                    str(request.method),
+                                    str(request.target),
+                                    str(request.client_address),
+                                    str(std::string_view("fake-request")),
+                                    static_cast<int64_t>(request.body.size())};
+    route.fn(route.state, &call, reinterpret_cast<opbase_stream*>(&stream));
+    if (!stream.answered) {
+      stream.result.status = 500;
+      stream.result.content_type = "application/json";
+      stream.result.body = R"({"error":{"code":"INTERNAL_ERROR","message":"no answer"}})";
+    }
+    return stream.result;
+  }
+  return RouteResult{};
 }
 
 std::vector<std::string> FakeHost::op_names() const {

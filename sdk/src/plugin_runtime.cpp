@@ -33,7 +33,12 @@ struct PluginRuntime {
     PluginRuntime* runtime;
     EventHandler fn;
   };
+  struct BoundRoute {
+    PluginRuntime* runtime;
+    RouteHandler fn;
+  };
   std::deque<BoundOp> ops;
+  std::deque<BoundRoute> routes;
   std::deque<BoundService> services;
   std::deque<BoundSubscription> subscriptions;
 
@@ -184,7 +189,38 @@ void shutdown_plugin(void* state) {
   }
 }
 
+void call_route(void* state, const opbase_route_request* request, opbase_stream* stream) {
+  auto* bound = static_cast<PluginRuntime::BoundRoute*>(state);
+  const Host& host = *bound->runtime->host;
+  RouteCall call(host.api(), *request, stream);
+  try {
+    bound->fn(call);
+    return;
+  } catch (const std::exception& e) {
+    host.error("route " + std::string(call.target().substr(0, call.target().find('?'))) +
+               " threw: " + e.what() + " (request " + std::string(call.request_id()) + ")");
+  } catch (...) {
+    host.error("route threw a non-exception (request " + std::string(call.request_id()) + ")");
+  }
+  // The host answers INTERNAL_ERROR for a handler that did not answer; one that had started its
+  // answer is cut off there.
+}
+
 }  // namespace
+
+Status Registrar::route(std::string_view prefix, RouteHandler handler) {
+  const Host& host = *runtime_->host;
+  if (host.abi_minor() < 3) {
+    return keep(
+        Status::internal("route " + std::string(prefix) + " needs a host of ABI 1.3 or newer"));
+  }
+  auto& bound =
+      runtime_->routes.emplace_back(PluginRuntime::BoundRoute{runtime_, std::move(handler)});
+  if (host.api().register_route(host.plugin(), str(prefix), &call_route, &bound) != OPBASE_RC_OK) {
+    return keep(Status::internal("route " + std::string(prefix) + " was refused by the host"));
+  }
+  return Status::ok();
+}
 
 Status Registrar::keep(Status s) {
   if (!s.is_ok() && first_failure_.is_ok()) first_failure_ = s;

@@ -333,6 +333,25 @@ std::string DaemonProcess::log() const { return read_file(dir_ + "/stderr.txt");
 
 std::string DaemonProcess::output() const { return read_file(dir_ + "/stdout.txt"); }
 
+namespace {
+
+// A "<name>: <n> kB" line of /proc/<pid>/status, in bytes.
+size_t status_bytes(pid_t pid, std::string_view name) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.starts_with(name) && line.size() > name.size() && line[name.size()] == ':') {
+      return std::stoul(line.substr(name.size() + 1)) * 1024;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+size_t DaemonProcess::rss_bytes() const { return status_bytes(pid_, "VmRSS"); }
+size_t DaemonProcess::peak_rss_bytes() const { return status_bytes(pid_, "VmHWM"); }
+
 void DaemonProcess::send_signal(int sig) {
   // Once reaped, the pid may belong to another process: never signal it then.
   if (pid_ > 0 && !exit_status_) ::kill(pid_, sig);

@@ -104,6 +104,10 @@ class DaemonProcess {
   // number when a signal ended it, or nullopt when it is still running.
   std::optional<int> wait_exit(std::chrono::milliseconds timeout);
   pid_t pid() const { return pid_; }
+  // The daemon's resident memory now (VmRSS) and at its peak so far (VmHWM), in bytes; 0 when
+  // they cannot be read.
+  size_t rss_bytes() const;
+  size_t peak_rss_bytes() const;
 
  private:
   DaemonProcess() = default;

@@ -40,16 +40,6 @@ Refusal refusal_of(const RawReply& reply) {
   return r;
 }
 
-// The daemon's peak resident memory (VmHWM), in bytes.
-size_t peak_rss(pid_t pid) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.starts_with("VmHWM:")) return std::stoul(line.substr(6)) * 1024;
-  }
-  return 0;
-}
-
 class HttpFront : public ::testing::Test {
  protected:
   void start(std::map<std::string, std::string> config = {},
@@ -273,7 +263,7 @@ TEST_F(HttpFront, SixtyConcurrentBodiesOfSmallValuesKeepMemoryLow) {
   for (size_t i = 0; i < statuses.size(); ++i) {
     EXPECT_TRUE(statuses[i] == 413 || statuses[i] == 503) << "request " << i << ": " << statuses[i];
   }
-  const size_t peak = peak_rss(daemon_->pid());
+  const size_t peak = daemon_->peak_rss_bytes();
   EXPECT_GT(peak, 0u);
   EXPECT_LT(peak, 300u << 20) << "peak resident memory " << (peak >> 20) << " MiB";
   std::cout << "peak resident memory " << (peak >> 20) << " MiB\n";

@@ -1,7 +1,7 @@
 // The C++ SDK and the fake host, through the real echo example (sdk/examples/echo, compiled into
-// this binary): load, the ABI check, each echo op, access needs and errors as a plugin author
-// sees them. SDK behaviour the echo example does not exercise (exceptions, services, events,
-// configuration errors) is in sdk_exception_test.cpp, with its own plugin.
+// this binary): load, the ABI check, each echo op and its route, access needs and errors as a
+// plugin author sees them. SDK behaviour the echo example does not exercise (exceptions, services,
+// events, configuration errors) is in sdk_exception_test.cpp, with its own plugin.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -21,6 +21,8 @@ using nlohmann::json;
 using opbase::testing::Caller;
 using opbase::testing::CallResult;
 using opbase::testing::FakeHost;
+using opbase::testing::RouteRequest;
+using opbase::testing::RouteResult;
 
 Caller signed_in(std::string user_id, json claims = nullptr) {
   Caller caller;
@@ -205,6 +207,32 @@ TEST_F(EchoTest, ConcurrentCalls) {
   }
   for (auto& t : threads) t.join();
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(ok[t], kEach) << t;
+}
+
+TEST_F(EchoTest, TheRouteCountsABodyAndWritesBytesInPieces) {
+  const RouteResult counted =
+      host_.call_route({"PUT", "/echo/count", {}, std::string(200'000, 'x')});
+  EXPECT_EQ(counted.status, 200);
+  EXPECT_EQ(counted.content_type, "text/plain");
+  EXPECT_EQ(counted.body, "200000");
+  const RouteResult bytes = host_.call_route({"GET", "/echo/bytes/100000", {}, ""});
+  EXPECT_EQ(bytes.status, 200);
+  EXPECT_TRUE(bytes.complete);
+  ASSERT_EQ(bytes.body.size(), 100'000u);
+  EXPECT_EQ(bytes.body.substr(0, 8), "echoecho");
+  EXPECT_EQ(bytes.body.substr(65536, 4), "echo");  // the second piece starts the pattern again
+}
+
+TEST_F(EchoTest, TheRouteAnswersAnythingElseWithTheErrorEnvelope) {
+  for (const RouteRequest& request :
+       {RouteRequest{"GET", "/echo/count", {}, ""}, RouteRequest{"GET", "/echo/bytes/x", {}, ""},
+        RouteRequest{"GET", "/echo/bytes/2000000000", {}, ""},
+        RouteRequest{"DELETE", "/echo/bytes/5", {}, ""}}) {
+    const RouteResult r = host_.call_route(request);
+    EXPECT_EQ(r.status, 404) << request.method << " " << request.target;
+    EXPECT_EQ(json::parse(r.body)["error"]["code"], "UNKNOWN_OPERATION");
+  }
+  EXPECT_EQ(host_.call_route({"GET", "/other/x", {}, ""}).status, 0);  // no route of the plugin's
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define OPBASE_ABI_MAJOR 1
-#define OPBASE_ABI_MINOR 2
+#define OPBASE_ABI_MINOR 3
 
 /* The one symbol the host looks up in every plugin. */
 #define OPBASE_PLUGIN_ENTRY_SYMBOL "opbase_plugin_entry"
@@ -143,6 +143,30 @@ typedef opbase_rc (*opbase_service_fn)(void* state, opbase_str project_id, opbas
 
 /* Receives events of a subscribed type, on a host thread that is never a request thread. */
 typedef void (*opbase_event_fn)(void* state, const opbase_event* event);
+
+/* ---- routes (ABI 1.3) ---- */
+
+/* One HTTP exchange on a plugin's route: its body read as it arrives, its response written in
+ * pieces. Host-owned; valid only during the route handler's call. */
+typedef struct opbase_stream opbase_stream;
+
+/* A request on a route. OWNERSHIP: borrowed, every field valid only during the handler call. */
+typedef struct opbase_route_request {
+  size_t struct_size;
+  opbase_str method;         /* "GET", "HEAD", "PUT", ... */
+  opbase_str target;         /* the path and query as sent, e.g. "/files/shop/k1?expires=..." */
+  opbase_str client_address; /* the TCP peer's IP address as text */
+  opbase_str request_id;     /* also in the X-Request-Id response header and the host log */
+  int64_t content_length;    /* the body's length; 0 when there is none */
+} opbase_route_request;
+
+/* Handles one request on a route (register_route): reads the body with stream_read, answers
+ * with stream_respond, stream_respond_error, or stream_start and then stream_write /
+ * stream_send_file for exactly the length announced. A handler that returns without answering
+ * gets 500 INTERNAL_ERROR sent for it. Must not throw. Called concurrently, on the plugin's lane.
+ */
+typedef void (*opbase_route_fn)(void* state, const opbase_route_request* request,
+                                opbase_stream* stream);
 
 /* Receives the result of `call_service`. `data` or the error fields are borrowed for the call.
  * On success `rc` is OPBASE_RC_OK and `data` holds the service's "data" JSON ("null" when it set
@@ -275,6 +299,46 @@ typedef struct opbase_host_api {
    * plugin's lane ops run at once (`threads`, 1-1024; default 16) and how many more may wait
    * (`queue`, 1-1048576; default 256). OPBASE_RC_REFUSED (refusing the plugin) otherwise. */
   opbase_rc (*size_lane)(opbase_plugin* plugin, uint32_t threads, uint32_t queue);
+
+  /* ---- added in ABI 1.3 ---- */
+
+  /* Registration, only during init. Requests whose path starts with `prefix` go to `handler`, on
+   * this plugin's lane (size_lane sizes it), without an API key or a token: the route checks its
+   * own credentials (a signed URL, say). `prefix`: '/' first and last, 3-64 bytes of lowercase
+   * letters, digits, '_', '-' and '/', the first segment named after the plugin
+   * ("/files/" for the plugin "files" or "file": the segment may add an 's'). The body is not
+   * held by the host: Content-Length is required (a chunked body is answered 411) and may be any
+   * size; each read waits at most server.receive_timeout_s, each write server.send_timeout_s. */
+  opbase_rc (*register_route)(opbase_plugin* plugin, opbase_str prefix, opbase_route_fn handler,
+                              void* handler_state);
+
+  /* The value of request header `name` (any case; the first of repeated ones), through
+   * `on_value`; OPBASE_RC_NOT_FOUND (not called) when the request has none. */
+  opbase_rc (*stream_header)(opbase_stream* stream, opbase_str name,
+                             opbase_config_value_fn on_value, void* caller_ctx);
+
+  /* Reads up to `capacity` bytes of the body into `buffer`: how many, 0 at its end, -1 when the
+   * client went away or stayed silent too long (then no answer can reach it: return). */
+  int64_t (*stream_read)(opbase_stream* stream, char* buffer, size_t capacity);
+
+  /* A whole response: `status` (100-599), `content_type`, `headers` (zero or more
+   * "Name: value\r\n" lines; not Content-Length, Content-Type, Connection, Date or Server, which
+   * the host writes) and `body`. The exchange ends. OPBASE_RC_REFUSED for a bad argument or a
+   * second answer; OPBASE_RC_ERROR when the client is gone. */
+  opbase_rc (*stream_respond)(opbase_stream* stream, int status, opbase_str content_type,
+                              opbase_str headers, opbase_str body);
+
+  /* The API's error envelope as the whole response, as respond_error makes it for an op. */
+  opbase_rc (*stream_respond_error)(opbase_stream* stream, opbase_str code, opbase_str message,
+                                    opbase_str details, int http_status);
+
+  /* The response head, as stream_respond's, announcing `content_length` bytes of body that
+   * stream_write and stream_send_file then send (for HEAD they send nothing). */
+  opbase_rc (*stream_start)(opbase_stream* stream, int status, opbase_str content_type,
+                            opbase_str headers, uint64_t content_length);
+  opbase_rc (*stream_write)(opbase_stream* stream, opbase_str bytes);
+  /* `length` bytes of the open file `fd` from `offset`, copied by the kernel. */
+  opbase_rc (*stream_send_file)(opbase_stream* stream, int fd, uint64_t offset, uint64_t length);
 } opbase_host_api;
 
 /* What a plugin tells the host about itself. OWNERSHIP: plugin-owned, static storage; must stay

@@ -23,6 +23,7 @@
 #include "opbase/abi.h"
 #include "opbase/host.hpp"
 #include "opbase/op.hpp"
+#include "opbase/route.hpp"
 #include "opbase/status.hpp"
 
 namespace opbase {
@@ -42,6 +43,11 @@ class Registrar {
   // The lane's size, before the first lane_op (abi.h size_lane): `threads` handlers at once,
   // `queue` more waiting. Ignored by a host older than ABI 1.2.
   Status size_lane(int threads, int queue);
+  // A route: requests whose path starts with `prefix` ("/files/") go to `handler` on this
+  // plugin's lane as a RouteCall, without the host checking an API key or a token (abi.h
+  // register_route). A handler that throws or returns without answering gets INTERNAL_ERROR
+  // sent. Refused by a host older than ABI 1.3.
+  Status route(std::string_view prefix, RouteHandler handler);
   Status service(std::string_view name, ServiceHandler handler);
   // A service whose handler parses its own input and returns JSON text (the gateway's token
   // verifier, called on every signed-in request, saves two JSON conversions this way).

@@ -6,4 +6,5 @@
 #include "opbase/host.hpp"
 #include "opbase/op.hpp"
 #include "opbase/plugin.hpp"
+#include "opbase/route.hpp"
 #include "opbase/status.hpp"

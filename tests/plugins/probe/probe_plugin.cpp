@@ -21,6 +21,11 @@
 //                       probe.lane_wait_ms, default 20000), returns {"opened": true|false}
 //   probe.lane_open     API key; lets every probe.lane_wait go on, now and later
 //   probe.lane_waiting  API key; returns {"waiting": how many probe.lane_wait are waiting}
+// and the route /probes/ (abi.h register_route):
+//   GET /probes/throw       throws (→ 500 INTERNAL_ERROR with the request id)
+//   GET /probes/silent      returns without answering (→ the same)
+//   GET /probes/own_length  answers with a Content-Length header of its own, which the host
+//                           refuses; then answers 200 "refused" when it was
 // Thread-safety: the event record and the lane's gate are guarded; every handler may run
 // concurrently.
 #include <chrono>
@@ -121,6 +126,15 @@ class ProbePlugin final : public opbase::Plugin {
       r.subscribe(pattern, [this](const opbase::Event& e) { record(e); });
       r.subscribe_durable(pattern);
     }
+    r.route("/probes/", [](opbase::RouteCall& call) {
+      const std::string_view path = call.target();
+      if (path == "/probes/throw") throw std::runtime_error("the probe route throws");
+      if (path == "/probes/own_length") {
+        const bool refused = !call.respond(200, "text/plain", "12345", {{"Content-Length", "5"}});
+        call.respond(200, "text/plain", refused ? "refused" : "accepted");
+      }
+      // /probes/silent and anything else: no answer.
+    });
     return r.status();
   }
 

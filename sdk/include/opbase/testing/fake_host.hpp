@@ -38,6 +38,23 @@ struct CallResult {
   nlohmann::json details;  // object, or null
 };
 
+// A request on one of the plugin's routes (Registrar::route), and what the route answered.
+struct RouteRequest {
+  std::string method = "GET";
+  std::string target;  // path and query, e.g. "/files/test/k1?expires=..."
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+  std::string client_address = "127.0.0.1";
+};
+struct RouteResult {
+  int status = 0;  // 0: no route took it; 500 with an INTERNAL_ERROR body when none answered
+  std::string content_type;
+  std::vector<std::pair<std::string, std::string>> headers;  // the route's own
+  std::string body;       // whole, as written (for HEAD too: the daemon would drop it)
+  bool complete = false;  // the body announced by start was sent whole
+  std::string header(std::string_view name) const;  // any case; "" when absent
+};
+
 struct Caller {
   std::string project_id = "test";
   std::string user_id;              // empty: anonymous
@@ -84,6 +101,8 @@ class FakeHost {
   std::vector<PublishedEvent> published() const;
   std::vector<std::string> log_lines() const;
   std::vector<std::string> op_names() const;
+  // Calls the route whose prefix starts the target's path, as the daemon would on its lane.
+  RouteResult call_route(const RouteRequest& request);
   // The patterns the plugin subscribed durably (the fake host journals nothing itself).
   std::vector<std::string> durable_patterns() const;
   // A metric's value as the plugin last left it: a counter's total, a gauge's value, a
