@@ -1,5 +1,6 @@
-// The checks of a file's own fields (requests/file_fields.hpp): names of DECISIONS 47 (length,
-// separators, control characters, any other UTF-8 kept), media types (normalised, parameters
+// The checks of a file's own fields (requests/file_fields.hpp; the rules are in
+// docs/api.md#file-records-and-fields): names (length, separators, control characters, any
+// other UTF-8 kept), media types (normalised, parameters
 // kept, malformed ones refused), sizes up to files.max_size (PAYLOAD_TOO_LARGE past it) and
 // SHA-256 digests; each refusal names its field and reason.
 #include "requests/file_fields.hpp"
@@ -20,7 +21,7 @@ std::string reason_of(const Result<T>& read) {
   return read.status().details().value("reason", "");
 }
 
-TEST(FileFields, NamesFollowDecision47) {
+TEST(FileFields, NamesAreShortWithNoSeparatorOrControl) {
   EXPECT_EQ(*read_file_name("report 2026.pdf"), "report 2026.pdf");
   EXPECT_EQ(*read_file_name("Fotoğraf – été.jpg"), "Fotoğraf – été.jpg");
   EXPECT_EQ(*read_file_name(std::string(255, 'a')), std::string(255, 'a'));

@@ -1,5 +1,5 @@
 // File records (records/file_record.hpp): a new upload's stored document, the view clients get
-// (every DECISIONS 46 field, none of the upload's internals), and who reaches a record: owner
+// (every documented field, none of the upload's internals), and who reaches a record: owner
 // and admins change it, readers read it, anyone else and anonymous callers reach nothing.
 #include "records/file_record.hpp"
 

@@ -1,5 +1,5 @@
-// A file record (DECISIONS 46) as the plugin keeps it in the project's store (its collection
-// "files") and as clients see it, and who may do what with it.
+// A file record (docs/api.md#file-records-and-fields) as the plugin keeps it in the project's store
+// (its collection "files") and as clients see it, and who may do what with it.
 //
 // Stored beside the fields clients see: `upload_nonce` (the SHA-256 of the upload URL's one-use
 // nonce, cleared once the bytes are stored, so a leaked store does not give working URLs),
@@ -32,7 +32,7 @@ struct NewFile {
 nlohmann::json pending_record(const NewFile& file, std::string_view key, std::string_view owner,
                               std::string_view now_iso, std::string_view nonce_sha256);
 
-// The record as clients see it: DECISIONS 46's fields, nothing of the upload's internals.
+// The record as clients see it: the documented fields, nothing of the upload's internals.
 nlohmann::json client_record(const nlohmann::json& stored);
 
 // What `user` may do with `stored`: the owner and admins change it; they and its readers read

@@ -1,6 +1,6 @@
-// The checks of a file's own fields (DECISIONS 47), shared by file.presign_upload and
-// file.update: its name, content type, size and SHA-256, each refused with VALIDATION_ERROR
-// naming the field and a details.reason.
+// The checks of a file's own fields (docs/api.md#file-records-and-fields), shared by
+// file.presign_upload and file.update: its name, content type, size and SHA-256, each refused with
+// VALIDATION_ERROR naming the field and a details.reason.
 //
 // Thread-safety: pure functions.
 #pragma once
