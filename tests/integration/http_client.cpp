@@ -344,6 +344,14 @@ RawReply RawConnection::read_response(std::chrono::milliseconds timeout) {
   return reply;
 }
 
+bool RawConnection::receive_until(std::string_view text, std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  while (received.find(text) == std::string::npos && Clock::now() < deadline) {
+    if (closed_by_server(std::chrono::milliseconds(100))) break;
+  }
+  return received.find(text) != std::string::npos;
+}
+
 bool RawConnection::closed_by_server(std::chrono::milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;
   char buffer[16384];

@@ -113,6 +113,9 @@ class RawConnection {
   // Whether the server closes the connection (end of input or reset) within `timeout`; what it
   // sends meanwhile is kept in `received`.
   bool closed_by_server(std::chrono::milliseconds timeout);
+  // Reads into `received` until it holds `text`, the server closes the connection or `timeout`
+  // passes; whether it holds `text`.
+  bool receive_until(std::string_view text, std::chrono::milliseconds timeout);
   void close();
 
   std::string received;  // bytes read and not yet returned as a response
