@@ -1,7 +1,8 @@
 // Registry: the op and service names plugins register. Name rules ("<area>.<verb>", lowercase
 // letters, digits and '_', bounded lengths), the area rule (own area plus the alias area the
 // host grants), the automatic aliases the API defines (db.* for collection.*, baseai.* for ai.*),
-// duplicates refused naming the owner, and remove_plugin (the loader's rollback).
+// duplicates refused naming the owner, routes (their prefix rules, overlaps, the longest match
+// found), and remove_plugin (the loader's rollback).
 #include "plugin_host/registry.hpp"
 
 #include <gtest/gtest.h>
@@ -23,6 +24,7 @@ opbase_rc op_ok(void*, const opbase_request*, opbase_response*) { return OPBASE_
 opbase_rc op_other(void*, const opbase_request*, opbase_response*) { return OPBASE_RC_ERROR; }
 opbase_rc service_ok(void*, opbase_str, opbase_str, opbase_response*) { return OPBASE_RC_OK; }
 opbase_rc service_other(void*, opbase_str, opbase_str, opbase_response*) { return OPBASE_RC_ERROR; }
+void route_ok(void*, const opbase_route_request*, opbase_stream*) {}
 
 int g_state_a;
 int g_state_b;
@@ -493,6 +495,36 @@ TEST(Lane, RunsJobsAndAnswersQueuedOnesAtOnceWhenStopping) {
   EXPECT_FALSE(ran_stopping[0]) << "the job under way ran as usual";
   EXPECT_TRUE(ran_stopping[1]);
   EXPECT_TRUE(ran_stopping[2]);
+}
+
+TEST(RegistryRoutes, APrefixIsThePluginsOwnPathAndNeverTheHosts) {
+  Registry r;
+  EXPECT_TRUE(r.add_route("file", "/files/", &route_ok, nullptr).is_ok());
+  EXPECT_TRUE(r.add_route("echo", "/echo/", &route_ok, nullptr).is_ok());
+  EXPECT_TRUE(r.add_route("echo", "/echos/deep/", &route_ok, nullptr).is_ok());
+  for (const char* bad :
+       {"/other/", "files/", "/files", "//", "/Echo/", "/echo//x/", "/echo/%2e/", "/e/"}) {
+    EXPECT_FALSE(r.add_route("echo", bad, &route_ok, nullptr).is_ok()) << bad;
+  }
+  EXPECT_TRUE(Contains(r.add_route("api", "/api/", &route_ok, nullptr).message(), "/api"));
+  EXPECT_TRUE(
+      Contains(r.add_route("metric", "/metrics/", &route_ok, nullptr).message(), "/metrics"));
+  EXPECT_FALSE(r.add_route("echo", "/echo/count/", &route_ok, nullptr).is_ok());  // overlaps
+  EXPECT_TRUE(Contains(r.add_route("file", "/file/", nullptr, nullptr).message(), "no handler"));
+}
+
+TEST(RegistryRoutes, APathFindsItsRouteAndRemovalTakesItAway) {
+  Registry r;
+  ASSERT_TRUE(r.add_route("file", "/files/", &route_ok, &g_state_a).is_ok());
+  const RouteEntry* found = r.find_route("/files/shop/k1");
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(found->plugin, "file");
+  EXPECT_EQ(found->state, &g_state_a);
+  EXPECT_NE(found->lane, nullptr);  // the plugin's lane, made for the route
+  EXPECT_EQ(r.find_route("/files"), nullptr);
+  EXPECT_EQ(r.find_route("/api/x"), nullptr);
+  r.remove_plugin("file");
+  EXPECT_EQ(r.find_route("/files/shop/k1"), nullptr);
 }
 
 }  // namespace
