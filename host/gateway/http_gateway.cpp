@@ -269,6 +269,10 @@ void HttpGateway::stream(std::unique_ptr<http::Stream> stream) const {
 void HttpGateway::run_route(const RouteEntry& route, opbase_stream& exchange, bool stopping,
                             std::chrono::steady_clock::time_point started) const {
   const http::Request& request = exchange.stream->request();
+  // The request belongs to the connection again once the stream finishes: what the log needs
+  // is copied before that.
+  const std::string method = request.head.method;
+  const std::string path(request.head.path());
   const std::string_view code_of_answer = [&]() -> std::string_view {
     if (stopping) {
       const bool full = !route.lane->stopping();
@@ -293,10 +297,6 @@ void HttpGateway::run_route(const RouteEntry& route, opbase_stream& exchange, bo
     }
     return exchange.status < 400 ? std::string_view("OK") : std::string_view("-");
   }();
-  // The request belongs to the connection again once the stream finishes: what the log needs
-  // is copied first.
-  const std::string method = request.head.method;
-  const std::string path(request.head.path());
   exchange.stream->finish();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

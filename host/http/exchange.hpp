@@ -46,7 +46,8 @@ std::string response_head_bytes(const Response& response, uint64_t content_lengt
 // client's next bytes, each write server.send_timeout_s for room to send; there is no limit on
 // the whole, so large files on slow links still pass.
 //
-// Thread-safety: one thread at a time, the handler's; it must call respond() or finish() once.
+// Thread-safety: one thread at a time, the handler's; it must call finish() once (destroying
+// the stream does it too).
 class Stream {
  public:
   virtual ~Stream() = default;
@@ -65,7 +66,8 @@ class Stream {
   // `length` bytes of the open file `fd` from `offset`, copied by the kernel (sendfile).
   virtual bool send_file(int fd, uint64_t offset, uint64_t length) = 0;
 
-  // A whole response at once (an answer in the API's envelope, a refusal), then finish().
+  // A whole response at once (an answer in the API's envelope, a refusal). The request stays
+  // readable until finish(), so a handler may still look at it after answering.
   virtual void respond(Response response) = 0;
   // Ends the exchange: the connection takes its next request when the body was read whole and
   // the response sent whole, else it is closed. Nothing may be called after it.

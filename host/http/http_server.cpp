@@ -814,7 +814,6 @@ class HttpServer::Loop::ConnectionStream final : public Stream {
     const bool close = body_left_ > 0 || !c_.request.head.keep_alive || response.close;
     response_left_ = 0;
     if (send_all(response_bytes(response, close, head_only_)) && close) broken_ = true;
-    finish();
   }
 
   void finish() override {
