@@ -106,6 +106,10 @@ void Daemon::load_plugins() {
   context_.durable = &durable_;
   context_.plugin_metrics = &plugin_metrics_;
   context_.now_ms = &system_now_ms;
+  context_.listening_url = [this] {
+    const std::lock_guard lock(listening_url_mutex_);
+    return listening_url_;
+  };
   loader_ = std::make_unique<PluginLoader>(&context_);
   enabled_plugins_ = config_.get_list("plugins.enabled");
   bus_->hold();
@@ -122,6 +126,12 @@ Status Daemon::serve() {
   gateway_ = std::make_unique<HttpGateway>(*settings, *dispatcher_, metrics_,
                                            [this] { return readiness(); });
   if (Status started = gateway_->start(); !started) return started;
+  {
+    const std::lock_guard lock(listening_url_mutex_);
+    const std::string& host = gateway_->host();  // an IPv6 address goes in brackets in a URL
+    listening_url_ = "http://" + (host.find(':') == std::string::npos ? host : "[" + host + "]") +
+                     ":" + std::to_string(gateway_->port());
+  }
   mail_queue_->start();
 
   log::info("daemon", "opbase " OPBASE_VERSION " serving " +

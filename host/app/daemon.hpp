@@ -8,6 +8,8 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
+#include <string>
 
 #include "app/storage_lock.hpp"
 #include "config/config.hpp"
@@ -72,6 +74,10 @@ class Daemon {
   Metrics metrics_;
   std::unique_ptr<Dispatcher> dispatcher_;
   std::unique_ptr<HttpGateway> gateway_;
+  // What the server.url host service answers: set once the gateway listens, read by plugin
+  // threads (HostContext::listening_url).
+  mutable std::mutex listening_url_mutex_;
+  std::string listening_url_;
   std::vector<std::string> enabled_plugins_;
   bool stopped_ = false;
   bool print_generated_keys_ = false;

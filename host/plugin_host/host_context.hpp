@@ -26,6 +26,9 @@ struct HostContext {
   DurableSubscriptions* durable = nullptr;  // nullptr in tests: no event is journaled
   PluginMetrics* plugin_metrics = nullptr;  // nullptr in tests: metric calls are accepted, dropped
   std::function<int64_t()> now_ms;
+  // "http://<host>:<port>" once the HTTP front listens (the port is known only then when
+  // server.port is 0), "" before; for plugins that hand out URLs of their own routes.
+  std::function<std::string()> listening_url;
 };
 
 }  // namespace opbase::host

@@ -70,6 +70,12 @@ std::string list_projects(const HostContext& context) {
       .dump();
 }
 
+Result<std::string> server_url(const HostContext& context) {
+  const std::string url = context.listening_url ? context.listening_url() : std::string();
+  if (url.empty()) return Status::internal("server.url: the daemon does not listen yet");
+  return json{{"url", url}}.dump();
+}
+
 }  // namespace
 
 Status register_host_services(Registry& registry, const HostContext& context) {
@@ -90,10 +96,14 @@ Status register_host_services(Registry& registry, const HostContext& context) {
         return guarded("mail", [&] { return run_mail_service(*ctx, project, input); });
       });
   if (!mail) return mail;
-  return registry.add_host_service("projects.list",
-                                   [ctx](const opbase_plugin&, std::string_view, std::string_view) {
-                                     return Result<std::string>(list_projects(*ctx));
-                                   });
+  Status projects = registry.add_host_service(
+      "projects.list", [ctx](const opbase_plugin&, std::string_view, std::string_view) {
+        return Result<std::string>(list_projects(*ctx));
+      });
+  if (!projects) return projects;
+  return registry.add_host_service(
+      "server.url",
+      [ctx](const opbase_plugin&, std::string_view, std::string_view) { return server_url(*ctx); });
 }
 
 }  // namespace opbase::host

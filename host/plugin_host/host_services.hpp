@@ -6,7 +6,9 @@
 //    document store, in the calling plugin's own namespace of collections
 //    (store/store_service.hpp);
 //  - mail.send: a mail through the host's Mailer (mail/mail_service.hpp);
-//  - projects.list: {"projects": [<id>, ...]}, every project whose store is open.
+//  - projects.list: {"projects": [<id>, ...]}, every project whose store is open;
+//  - server.url: {"url": "http://<host>:<port>"}, where the daemon listens (the port it was
+//    given, or the one it got for server.port = 0); INTERNAL_ERROR until it listens.
 // Thread-safety: the services are safe from any thread, as the parts of `context` they use are.
 #pragma once
 
