@@ -83,7 +83,8 @@ class DaemonProcess {
                        const std::string& body = "", const Headers& headers = {}) const;
   // A real user of the auth plugin, which the daemon must load with
   // auth.rate.signup_per_address=off: `<name>@example.com` is signed up the first time and
-  // signed in; later calls answer the same session. Throws (failing the test) when either fails.
+  // signed in (only signed in when a daemon that used the same storage made the account); later
+  // calls answer the same session. Throws (failing the test) when either fails.
   struct User {
     std::string id_token;
     std::string key;  // _userkey, the owner of what the user writes
