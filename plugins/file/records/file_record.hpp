@@ -3,8 +3,9 @@
 //
 // Stored beside the fields clients see: `upload_nonce` (the SHA-256 of the upload URL's one-use
 // nonce, cleared once the bytes are stored, so a leaked store does not give working URLs),
-// `stored` ({size, sha256} of the bytes the upload route kept, for finalize to check) and
-// `failure_reason` (file.report_upload_failure's `reason`).
+// `stored` ({size, sha256} of the bytes the upload route kept, for finalize to check),
+// `failure_reason` (file.report_upload_failure's `reason`) and `bytes_rechecked` (false until
+// the purge removed a failed upload's bytes once more, after its URL expired).
 //
 // Thread-safety: pure functions.
 #pragma once
@@ -13,6 +14,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "backends/file_backend.hpp"
 
 namespace opbase::file {
 
@@ -34,6 +37,9 @@ nlohmann::json pending_record(const NewFile& file, std::string_view key, std::st
 
 // The record as clients see it: the documented fields, nothing of the upload's internals.
 nlohmann::json client_record(const nlohmann::json& stored);
+
+// What a backend needs of a stored record.
+FileRef file_ref(std::string_view project, const nlohmann::json& stored);
 
 // What `user` may do with `stored`: the owner and admins change it; they and its readers read
 // it; anyone else gets what a missing file gets.

@@ -12,6 +12,9 @@ namespace {
 
 constexpr size_t kMaxName = 255;
 constexpr size_t kMaxContentType = 255;
+constexpr size_t kMaxMetadata = 16 * 1024;
+constexpr size_t kMaxReaders = 100;
+constexpr size_t kMaxKey = 64;
 
 Status refused(std::string_view field, std::string message, std::string_view reason) {
   return Status::validation(std::string(field) + " " + std::move(message),
@@ -132,6 +135,64 @@ Result<std::string> read_sha256(const nlohmann::json& value) {
     return refused("sha256", "must be 64 hexadecimal digits", "malformed");
   }
   return digest;
+}
+
+namespace {
+
+bool is_key(std::string_view text) {
+  return !text.empty() && text.size() <= kMaxKey &&
+         std::all_of(text.begin(), text.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+         });
+}
+
+}  // namespace
+
+Result<nlohmann::json> read_metadata(const nlohmann::json& value) {
+  if (!value.is_object()) return refused("metadata", "must be an object", "type");
+  if (value.dump().size() > kMaxMetadata) {
+    return refused("metadata", "must be at most 16 KiB as JSON", "too_large");
+  }
+  return value;
+}
+
+Result<bool> read_public(const nlohmann::json& value) {
+  if (!value.is_boolean()) return refused("public", "must be true or false", "type");
+  return value.get<bool>();
+}
+
+Result<nlohmann::json> read_readers(const nlohmann::json& value) {
+  if (!value.is_array()) return refused("readers", "must be an array of user keys", "type");
+  nlohmann::json readers = nlohmann::json::array();
+  for (const nlohmann::json& reader : value) {
+    if (!reader.is_string() || !is_key(reader.get_ref<const std::string&>())) {
+      return refused("readers", "must hold user keys (_userkey)", "malformed");
+    }
+    if (std::find(readers.begin(), readers.end(), reader) != readers.end()) continue;
+    // Counted as they are kept, so each look-up above is over at most 100 keys.
+    if (readers.size() == kMaxReaders) {
+      return refused("readers", "may name at most 100 users", "too_many");
+    }
+    readers.push_back(reader);
+  }
+  return readers;
+}
+
+std::string field_name_for_error(std::string_view name) {
+  if (name.size() <= kMaxKey) return std::string(name);
+  size_t end = kMaxKey;
+  // Back off continuation bytes (10xxxxxx) so the cut falls before a character's first byte.
+  while (end > 0 && (static_cast<unsigned char>(name[end]) & 0xC0) == 0x80) --end;
+  return std::string(name.substr(0, end));
+}
+
+Result<std::string> read_file_key(const nlohmann::json& body) {
+  const auto key = body.find("_key");
+  if (key == body.end() || key->is_null()) return refused("_key", "is required", "missing");
+  if (!key->is_string() || !is_key(key->get_ref<const std::string&>())) {
+    return refused("_key", "must be a file's _key", "type");
+  }
+  return key->get<std::string>();
 }
 
 }  // namespace opbase::file

@@ -28,4 +28,21 @@ Result<int64_t> read_file_size(const nlohmann::json& value, int64_t max_size);
 // 64 hexadecimal digits, kept lowercase.
 Result<std::string> read_sha256(const nlohmann::json& value);
 
+// An object whose JSON text is at most 16 KiB.
+Result<nlohmann::json> read_metadata(const nlohmann::json& value);
+
+// A boolean (the field `public`).
+Result<bool> read_public(const nlohmann::json& value);
+
+// At most 100 distinct user keys (strings of 1-64 letters, digits, '_' and '-'), repeats
+// dropped, in the order given.
+Result<nlohmann::json> read_readers(const nlohmann::json& value);
+
+// An unknown field's name as details.field names it: its first 64 bytes at most, cut between
+// two UTF-8 characters (the error's details must stay valid UTF-8).
+std::string field_name_for_error(std::string_view name);
+
+// The `_key` of a file record in a request body: a string of 1-64 letters, digits, '_' and '-'.
+Result<std::string> read_file_key(const nlohmann::json& body);
+
 }  // namespace opbase::file

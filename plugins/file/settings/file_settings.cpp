@@ -63,9 +63,10 @@ Result<FileSettings> FileSettings::from(const Host& host) {
   };
   for (const Range& r :
        {Range{"files.max_size", 1, int64_t{1} << 42, &s.max_size},
-        {"files.pending_ttl_s", 60, 365 * 86'400, &s.pending_ttl_s},
-        {"files.upload_url_ttl_s", 10, 7 * 86'400, &s.upload_url_ttl_s},
-        {"files.download_url_ttl_s", 10, 7 * 86'400, &s.download_url_ttl_s},
+        {"files.pending_ttl_s", 1, 365 * 86'400, &s.pending_ttl_s},
+        {"files.purge_interval_s", 1, 86'400, &s.purge_interval_s},
+        {"files.upload_url_ttl_s", 1, 7 * 86'400, &s.upload_url_ttl_s},
+        {"files.download_url_ttl_s", 1, 7 * 86'400, &s.download_url_ttl_s},
         {"files.quota.bytes_per_user", 1, int64_t{1} << 50, &s.quota_bytes_per_user},
         {"files.quota.files_per_user", 1, 1'000'000'000, &s.quota_files_per_user}}) {
     auto value = host.config_int_in(r.key, *r.target, r.min, r.max);

@@ -5,6 +5,8 @@
 //   files.max_size              the largest file, bytes, default 5 GiB
 //   files.pending_ttl_s         a pending upload older than this is purged with its bytes,
 //                               default 86400
+//   files.purge_interval_s      how often stale uploads and deleted files' leftovers are
+//                               purged, default 60
 //   files.upload_url_ttl_s      how long an upload URL works, default 900
 //   files.download_url_ttl_s    how long a download URL works, default 900
 //   files.quota.bytes_per_user  bytes one user may keep (ready and pending), default 10 GiB
@@ -42,6 +44,7 @@ struct FileSettings {
   Backend backend = Backend::kLocal;
   int64_t max_size = int64_t{5} << 30;
   int64_t pending_ttl_s = 86'400;
+  int64_t purge_interval_s = 60;
   int64_t upload_url_ttl_s = 900;
   int64_t download_url_ttl_s = 900;
   int64_t quota_bytes_per_user = int64_t{10} << 30;

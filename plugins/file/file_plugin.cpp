@@ -1,0 +1,189 @@
+// The file plugin (docs/api.md#files): the six file.* ops over records in the project's store,
+// the bytes in a backend (files.backend: a folder under storage.path served on the daemon's
+// /files/ route, or an S3-compatible store reached with presigned URLs), and one background
+// thread that purges stale uploads and finishes removals (housekeeping/file_purge.hpp).
+#include <curl/curl.h>
+#include <pthread.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "backends/local_backend.hpp"
+#include "backends/s3_backend.hpp"
+#include "housekeeping/file_purge.hpp"
+#include "keys/url_secrets.hpp"
+#include "local/local_folder.hpp"
+#include "opbase/sdk.hpp"
+#include "ops/file_ops.hpp"
+#include "quota/usage_ledger.hpp"
+#include "routes/file_route.hpp"
+#include "settings/file_settings.hpp"
+
+namespace opbase::file {
+namespace {
+
+using nlohmann::json;
+
+// Uploads and downloads hold a lane thread for as long as their bytes flow, waiting on the
+// network and the disk, not the CPU: many threads, and a queue for bursts beyond them.
+constexpr int kLaneThreads = 64;
+constexpr int kLaneQueue = 1024;
+
+class FilePlugin final : public Plugin {
+ public:
+  Status init(Registrar& r) override {
+    auto settings = FileSettings::from(host());
+    if (!settings) return settings.status();
+    settings_ = std::move(*settings);
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+      return Status::internal("file: libcurl did not start");
+    }
+    curl_started_ = true;
+    store_ = std::make_unique<DocumentStore>(host());
+    secrets_ = std::make_unique<UrlSecrets>(*store_);
+    ledger_ = std::make_unique<UsageLedger>(*store_);
+    if (Status made = make_backend(); !made) return made;
+    auto projects = list_projects();
+    if (!projects) return projects.status();
+    projects_ = *projects;
+    purge_ = std::make_unique<FilePurge>(*store_, *backend_, *ledger_, settings_.pending_ttl_s,
+                                         settings_.upload_url_ttl_s);
+    ops_ = std::make_unique<FileOps>(host(), settings_, *store_, *backend_, *ledger_,
+                                     [this] { return base_url(); });
+    route_ = std::make_unique<FileRoute>(host(), settings_, *store_, *secrets_, folder_.get(),
+                                         *backend_, projects_);
+    register_all(r);
+    if (Status s = r.status(); !s) return s;
+    background_ = std::thread([this] {
+      pthread_setname_np(pthread_self(), "file-purge");
+      run_background();
+    });
+    return Status::ok();
+  }
+
+  void shutdown() override {
+    {
+      const std::lock_guard lock(stop_mutex_);
+      stopping_ = true;
+    }
+    stop_.notify_all();
+    if (background_.joinable()) background_.join();
+    if (curl_started_) curl_global_cleanup();
+  }
+
+ private:
+  Status make_backend() {
+    if (settings_.backend == FileSettings::Backend::kS3) {
+      backend_ =
+          std::make_unique<S3Backend>(settings_.s3, [this] { return host().now_ms() / 1000; });
+      return Status::ok();
+    }
+    folder_ = std::make_unique<LocalFolder>(host().config_or("storage.path", "data") + "/files");
+    if (Status prepared = folder_->prepare(); !prepared) return prepared;
+    backend_ = std::make_unique<LocalBackend>(*folder_, *secrets_, [this] { return base_url(); });
+    return Status::ok();
+  }
+
+  void register_all(Registrar& r) {
+    using Op = Result<Reply> (FileOps::*)(const Request&) const;
+    // Finalize, failure and delete may wait on the object store: they run on the lane.
+    r.size_lane(kLaneThreads, kLaneQueue);
+    const std::pair<const char*, Op> plain[] = {{"file.presign_upload", &FileOps::presign_upload},
+                                                {"file.get", &FileOps::get},
+                                                {"file.update", &FileOps::update}};
+    for (const auto& [name, method] : plain) {
+      const Op op = method;  // clang 14 cannot capture a structured binding
+      r.op(name, Access::kUser, [this, op](const Request& q) { return (ops_.get()->*op)(q); });
+    }
+    const std::pair<const char*, Op> waiting[] = {
+        {"file.finalize_upload", &FileOps::finalize_upload},
+        {"file.report_upload_failure", &FileOps::report_upload_failure},
+        {"file.delete", &FileOps::remove}};
+    for (const auto& [name, method] : waiting) {
+      const Op op = method;
+      r.lane_op(name, Access::kUser, [this, op](const Request& q) { return (ops_.get()->*op)(q); });
+    }
+    r.route("/files/", [this](RouteCall& call) { route_->handle(call); });
+  }
+
+  Result<std::set<std::string, std::less<>>> list_projects() const {
+    auto listed = host().call_service("projects.list", "", json::object());
+    if (!listed) return listed.status();
+    std::set<std::string, std::less<>> projects;
+    for (const json& id : listed->value("projects", json::array())) {
+      if (id.is_string()) projects.insert(id.get<std::string>());
+    }
+    return projects;
+  }
+
+  // files.public_url, or the address the daemon listens on, asked once it does.
+  Result<std::string> base_url() const {
+    if (!settings_.public_url.empty()) return settings_.public_url;
+    const std::lock_guard lock(base_url_mutex_);
+    if (listening_url_.empty()) {
+      auto answer = host().call_service("server.url", "", json::object());
+      if (!answer) return answer.status();
+      listening_url_ = answer->value("url", "");
+    }
+    return listening_url_;
+  }
+
+  void run_background() {
+    std::unique_lock lock(stop_mutex_);
+    while (!stopping_) {
+      lock.unlock();
+      purge_all();
+      lock.lock();
+      stop_.wait_for(lock, std::chrono::seconds(settings_.purge_interval_s));
+    }
+  }
+
+  void purge_all() const {
+    for (const std::string& project : projects_) {
+      auto purged = purge_->run(project, host().now_ms());
+      if (!purged) {
+        host().warn("file: purging project " + project + ": " + purged.status().message());
+        continue;
+      }
+      host().count("stale_uploads_purged_total", static_cast<double>(purged->stale_uploads));
+      if (!purged->removal_failure) {
+        host().warn("file: project " + project + ": removing a deleted file's bytes: " +
+                    purged->removal_failure.message() + " (tried again next round)");
+      }
+      if (purged->stale_uploads > 0 || purged->deleted_files > 0) {
+        host().info("file: project " + project + ": " + std::to_string(purged->stale_uploads) +
+                    " stale uploads dropped, " + std::to_string(purged->deleted_files) +
+                    " removals finished");
+      }
+    }
+  }
+
+  FileSettings settings_;
+  bool curl_started_ = false;
+  std::unique_ptr<DocumentStore> store_;
+  std::unique_ptr<UrlSecrets> secrets_;
+  std::unique_ptr<UsageLedger> ledger_;
+  std::unique_ptr<LocalFolder> folder_;  // the local backend's; null on s3
+  std::unique_ptr<FileBackend> backend_;
+  std::set<std::string, std::less<>> projects_;
+  std::unique_ptr<FilePurge> purge_;
+  std::unique_ptr<FileOps> ops_;
+  std::unique_ptr<FileRoute> route_;
+
+  mutable std::mutex base_url_mutex_;
+  mutable std::string listening_url_;
+
+  std::thread background_;
+  std::mutex stop_mutex_;
+  std::condition_variable stop_;
+  bool stopping_ = false;
+};
+
+}  // namespace
+}  // namespace opbase::file
+
+OPBASE_PLUGIN(opbase::file::FilePlugin, "file", "0.1.0")

@@ -1,0 +1,85 @@
+#include "keys/url_secrets.hpp"
+
+#include <openssl/rand.h>
+
+#include <stdexcept>
+
+#include "opbase/hex.hpp"
+#include "opbase/store_access.hpp"
+
+namespace opbase::file {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kCollection = "file_keys";
+// Keys are unique across the whole store: this one names its plugin.
+constexpr std::string_view kKey = "file_url_secret";
+constexpr size_t kSecretBytes = 32;
+// Two daemons making the first secret at once: the loser reads the winner's.
+constexpr int kAttempts = 3;
+
+std::string random_secret() {
+  std::string bytes(kSecretBytes, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(bytes.data()), kSecretBytes) != 1) {
+    throw std::runtime_error("no random bytes");
+  }
+  return bytes;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+// The bytes of a stored secret document, or "" when it is unreadable.
+std::string secret_in(const json& doc) {
+  const auto text = doc.find("secret");
+  const std::string hex = text != doc.end() && text->is_string() ? text->get<std::string>() : "";
+  if (hex.size() != kSecretBytes * 2) return "";
+  std::string bytes;
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    const int high = hex_digit(hex[i]), low = hex_digit(hex[i + 1]);
+    if (high < 0 || low < 0) return "";
+    bytes.push_back(static_cast<char>(high * 16 + low));
+  }
+  return bytes;
+}
+
+}  // namespace
+
+Result<std::string> UrlSecrets::of(std::string_view project) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (auto found = secrets_.find(project); found != secrets_.end()) return found->second;
+  }
+  auto secret = load_or_make(project);
+  if (!secret) return secret;
+  const std::lock_guard lock(mutex_);
+  return secrets_.emplace(std::string(project), *secret).first->second;
+}
+
+Result<std::string> UrlSecrets::load_or_make(std::string_view project) {
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    auto found = find_by_key(store_, project, kCollection, kKey);
+    if (!found) return found.status();
+    if (*found) {
+      std::string secret = secret_in(**found);
+      if (secret.empty()) {
+        return Status::internal("the stored file URL secret (file_keys) cannot be read");
+      }
+      return secret;
+    }
+    const std::string secret = random_secret();
+    store::InsertRequest insert{
+        std::string(kCollection),
+        {json{{"_key", kKey}, {"_userkey", nullptr}, {"secret", hex_encode(secret)}}}};
+    const Status inserted = store_.insert(project, insert);
+    if (inserted) return secret;
+    if (inserted.code() != store::kDuplicateKey) return inserted;
+  }
+  return Status::internal("the file URL secret could not be made");
+}
+
+}  // namespace opbase::file

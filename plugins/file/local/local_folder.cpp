@@ -1,0 +1,155 @@
+#include "local/local_folder.hpp"
+
+#include <fcntl.h>
+#include <openssl/rand.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "opbase/hex.hpp"
+
+namespace opbase::file {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kPartialFolder = ".partial";
+
+Status failed(std::string_view what, const std::string& path) {
+  return Status::internal(std::string(what) + " " + path + ": " + std::strerror(errno));
+}
+
+std::string random_suffix() {
+  unsigned char bytes[8];
+  if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("no random bytes");
+  return hex_encode({reinterpret_cast<const char*>(bytes), sizeof bytes});
+}
+
+// fsync of a folder, so an entry made or renamed in it survives a crash.
+Status sync_folder(const std::string& folder) {
+  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return failed("cannot open folder", folder);
+  const int synced = ::fsync(fd);
+  ::close(fd);
+  return synced == 0 ? Status::ok() : failed("cannot fsync folder", folder);
+}
+
+// Makes `folder` (and its parents), each new entry made durable in its parent.
+Status make_folder(const fs::path& folder) {
+  if (fs::is_directory(folder)) return Status::ok();
+  if (Status parent = make_folder(folder.parent_path()); !parent) return parent;
+  if (::mkdir(folder.c_str(), 0750) != 0 && errno != EEXIST) {
+    return failed("cannot make folder", folder.string());
+  }
+  return sync_folder(folder.parent_path().string());
+}
+
+}  // namespace
+
+Status LocalFolder::prepare() const {
+  if (Status made = make_folder(root_); !made) return made;
+  std::error_code error;
+  for (const auto& project : fs::directory_iterator(root_, error)) {
+    if (project.is_directory()) fs::remove_all(project.path() / kPartialFolder, error);
+    if (error)
+      return Status::internal("cannot clear " + project.path().string() + ": " + error.message());
+  }
+  if (error) return Status::internal("cannot read " + root_ + ": " + error.message());
+  return Status::ok();
+}
+
+std::string LocalFolder::path_of(std::string_view project, std::string_view key) const {
+  const std::string_view shard = key.size() >= 2 ? key.substr(key.size() - 2) : key;
+  return root_ + "/" + std::string(project) + "/" + std::string(shard) + "/" + std::string(key);
+}
+
+Result<std::unique_ptr<LocalFolder::Partial>> LocalFolder::begin(std::string_view project,
+                                                                 std::string_view key) const {
+  const std::string final_path = path_of(project, key);
+  const fs::path partial_folder = fs::path(root_) / std::string(project) / kPartialFolder;
+  if (Status made = make_folder(partial_folder); !made) return made;
+  if (Status made = make_folder(fs::path(final_path).parent_path()); !made) return made;
+  const std::string temp_path =
+      (partial_folder / (std::string(key) + "." + random_suffix())).string();
+  const int fd = ::open(temp_path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
+  if (fd < 0) return failed("cannot create", temp_path);
+  return std::unique_ptr<Partial>(new Partial(fd, temp_path, final_path));
+}
+
+Result<std::optional<int64_t>> LocalFolder::size_of(std::string_view project,
+                                                    std::string_view key) const {
+  const std::string path = path_of(project, key);
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return std::optional<int64_t>();
+    return failed("cannot stat", path);
+  }
+  return std::optional<int64_t>(info.st_size);
+}
+
+Status LocalFolder::remove(std::string_view project, std::string_view key) const {
+  const std::string path = path_of(project, key);
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT && errno != ENOTDIR) {
+    return failed("cannot remove", path);
+  }
+  return Status::ok();
+}
+
+LocalFolder::Partial::Partial(int fd, std::string temp_path, std::string final_path)
+    : fd_(fd),
+      temp_path_(std::move(temp_path)),
+      final_path_(std::move(final_path)),
+      digest_(EVP_MD_CTX_new()) {
+  if (digest_ == nullptr || EVP_DigestInit_ex(digest_, EVP_sha256(), nullptr) != 1) {
+    ::close(fd_);
+    ::unlink(temp_path_.c_str());
+    EVP_MD_CTX_free(digest_);
+    throw std::runtime_error("SHA-256 did not start");
+  }
+}
+
+LocalFolder::Partial::~Partial() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_) ::unlink(temp_path_.c_str());
+  EVP_MD_CTX_free(digest_);
+}
+
+Status LocalFolder::Partial::write(std::string_view bytes) {
+  if (EVP_DigestUpdate(digest_, bytes.data(), bytes.size()) != 1) {
+    return Status::internal("SHA-256 failed");
+  }
+  while (!bytes.empty()) {
+    const ssize_t written = ::write(fd_, bytes.data(), bytes.size());
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) return failed("cannot write", temp_path_);
+    bytes.remove_prefix(static_cast<size_t>(written));
+    size_ += written;
+  }
+  return Status::ok();
+}
+
+std::string LocalFolder::Partial::sha256_hex() {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (EVP_DigestFinal_ex(digest_, digest, &length) != 1) {
+    throw std::runtime_error("SHA-256 failed");
+  }
+  return hex_encode({reinterpret_cast<const char*>(digest), length});
+}
+
+Status LocalFolder::Partial::commit() {
+  if (::fsync(fd_) != 0) return failed("cannot fsync", temp_path_);
+  ::close(fd_);
+  fd_ = -1;
+  if (::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
+    return failed("cannot rename into place", final_path_);
+  }
+  committed_ = true;
+  return sync_folder(fs::path(final_path_).parent_path().string());
+}
+
+}  // namespace opbase::file
