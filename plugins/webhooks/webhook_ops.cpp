@@ -11,9 +11,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::string_view, 6> kEventTypes = {"document.created", "document.updated",
-                                                         "document.deleted", "user.signedup",
-                                                         "user.signedin",    "user.signedout"};
+constexpr std::array<std::string_view, 8> kEventTypes = {
+    "document.created", "document.updated", "document.deleted", "user.signedup",
+    "user.signedin",    "user.signedout",   "file.uploaded",    "file.deleted"};
 constexpr int64_t kDefaultRotationGraceS = 86'400;  // the previous secret signs for a day
 constexpr int64_t kMaxListLimit = 500;
 

@@ -17,7 +17,7 @@ struct WebhooksConfig {
   std::string url;
   std::string secret;  // whsec_...; empty: one is made and kept in the store
   std::vector<std::string> events = {"document.created", "document.updated", "document.deleted",
-                                     "user.signedup"};
+                                     "user.signedup",    "file.uploaded",    "file.deleted"};
   std::string signature_content = "id.timestamp.body";
   // The waits before each retry: 5 after the first attempt (docs/api.md#delivery), each +-20 %.
   std::vector<int64_t> retry_delays_ms = {5'000, 30'000, 120'000, 600'000, 3'600'000};

@@ -32,7 +32,7 @@ class WebhooksPlugin final : public Plugin {
     store_ = std::make_unique<DocumentStore>(host());
     endpoints_ = std::make_unique<Endpoints>(*store_);
     outbox_ = std::make_unique<Outbox>(*store_, config_.retry_delays_ms);
-    for (const char* pattern : {"document.*", "user.*"}) {
+    for (const char* pattern : {"document.*", "user.*", "file.*"}) {
       r.subscribe_durable(pattern);
       r.subscribe(pattern, [this](const Event&) {
         if (workers_) workers_->events_arrived();
