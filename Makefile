@@ -8,13 +8,14 @@
 #   make bench-siege  find by _key and /healthz with and without 11,000 idle and slow connections
 #   make bench-ai-waiting  find by _key with and without 64 AI calls waiting on a slow model server
 #   make bench-vdb  vector insert, search by vector and text, recall@10, RSS and restart (300,000 x 1536)
+#   make bench-files  a 1 GiB upload and download against a loopback copy, RSS growth, presign and get
 #   make package  the Debian packages (CPack) in build/: opbase and opbase-dev (the plugin SDK)
 BUILD_DIR ?= build
 CHECK_DIR ?= build-check
 JOBS ?= $(shell nproc)
 CTEST_JOBS ?= 2
 
-.PHONY: format format-check deps deps-run configure configure-run configure-check build run test test-main test-asan test-fuzz fuzz package bench bench-webhooks bench-siege bench-ai-waiting bench-vdb clean
+.PHONY: format format-check deps deps-run configure configure-run configure-check build run test test-main test-asan test-fuzz fuzz package bench bench-webhooks bench-siege bench-ai-waiting bench-vdb bench-files clean
 
 deps:
 	@packaging/deps.sh
@@ -36,7 +37,7 @@ build: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS)
 
 run: configure-run
-	cmake --build $(BUILD_DIR) -j$(JOBS) --target opbase echo hello_c collection auth webhooks ai vdb
+	cmake --build $(BUILD_DIR) -j$(JOBS) --target opbase echo hello_c collection auth webhooks ai vdb file
 	$(BUILD_DIR)/host/opbase --config conf/opbase.properties \
 	  --set plugins.dir=$(BUILD_DIR)/plugins-out --set projects.print_generated_keys=true
 
@@ -96,6 +97,9 @@ bench-ai-waiting: deps
 
 bench-vdb: deps
 	bench/vdb.sh
+
+bench-files: deps
+	bench/files.sh
 
 bench-auth: deps
 	bench/auth_attacks.sh

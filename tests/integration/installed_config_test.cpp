@@ -34,13 +34,13 @@ std::vector<std::string> enabled_plugins(const std::string& properties) {
   return {};
 }
 
-TEST(InstalledConfig, LoadsAuthCollectionAndAiAndIsReady) {
+TEST(InstalledConfig, LoadsEveryShippedAreaButWebhooksAndIsReady) {
   const std::string properties = installed_config();
   ASSERT_FALSE(properties.empty()) << "no " << OPBASE_INSTALLED_CONFIG;
   DaemonOptions options;
   options.properties = properties;
   options.plugins = enabled_plugins(properties);
-  ASSERT_EQ(options.plugins, (std::vector<std::string>{"auth", "collection", "ai", "vdb"}));
+  ASSERT_EQ(options.plugins, (std::vector<std::string>{"auth", "collection", "ai", "vdb", "file"}));
   options.config = {{"auth.rate.signup_per_address", "off"}};
   auto daemon = DaemonProcess::start(options);
 
@@ -50,6 +50,7 @@ TEST(InstalledConfig, LoadsAuthCollectionAndAiAndIsReady) {
   EXPECT_EQ(ready.json()["checks"]["plugins"]["collection"], "loaded");
   EXPECT_EQ(ready.json()["checks"]["plugins"]["ai"], "loaded");
   EXPECT_EQ(ready.json()["checks"]["plugins"]["vdb"], "loaded");
+  EXPECT_EQ(ready.json()["checks"]["plugins"]["file"], "loaded");
 
   const auto& user = daemon->user("installed");
   const HttpResponse stored = daemon->call(
@@ -68,6 +69,12 @@ TEST(InstalledConfig, LoadsAuthCollectionAndAiAndIsReady) {
       {{"op", "vdb.search"}, {"collection", "notes"}, {"query", "a nice day"}}, user.bearer());
   ASSERT_EQ(found.status, 200) << found.describe();
   EXPECT_EQ(found.json()["data"].size(), 1u) << found.describe();
+  const HttpResponse presigned = daemon->call({{"op", "file.presign_upload"},
+                                               {"name", "a.txt"},
+                                               {"content_type", "text/plain"},
+                                               {"size", 5}},
+                                              user.bearer());
+  EXPECT_EQ(presigned.status, 200) << presigned.describe();
 }
 
 }  // namespace
