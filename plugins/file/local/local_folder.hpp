@@ -2,7 +2,8 @@
 // <project>/<last two digits of the key>/<key> (the last digits are random, so files spread
 // evenly over 256 folders; the first ones are the time).
 //
-// An upload is written to <project>/.partial/<key>.<random> while its SHA-256 is computed, then
+// An upload is written to <project>/.partial/<key>.<random> while its SHA-256 is computed (the
+// disk is asked to start writing every few MiB, so the final fsync has little left), then
 // fsynced, renamed into place and its folder fsynced: a file at its final path is always whole
 // and survives a crash once commit() returned. Partial files a crash left behind are removed at
 // start (prepare), when no upload can be running.
@@ -54,6 +55,7 @@ class LocalFolder {
     std::string final_path_;
     EVP_MD_CTX* digest_;
     int64_t size_ = 0;
+    int64_t flushed_ = 0;  // bytes whose writeback was started (sync_file_range)
     bool committed_ = false;
   };
 
