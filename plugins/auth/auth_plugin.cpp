@@ -1,7 +1,7 @@
 // The auth plugin: users and authentication (docs/api.md#users-and-authentication). Registers the
-// ten auth.* ops and the services the host and other plugins call: auth.verify_token (the gateway's
-// bearer check), auth.jwks (GET .../.well-known/jwks.json), auth.admin_create (`opbase admin
-// create`) and auth.consume_nonce.
+// ten auth.* ops, the four administrators' auth.user.* ops, and the services the host and other
+// plugins call: auth.verify_token (the gateway's bearer check), auth.jwks (GET
+// .../.well-known/jwks.json), auth.admin_create (`opbase admin create`) and auth.consume_nonce.
 #include <memory>
 #include <utility>
 
@@ -47,6 +47,16 @@ class AuthPlugin final : public opbase::Plugin {
     // gateway's check.
     for (const auto& [name, handler] : ops) {
       r.op(name, Access::kApiKey,
+           [this, handler = handler](const Request& req) { return ((*service_).*handler)(req); });
+    }
+    const std::pair<const char*, Handler> admin_ops[] = {
+        {"auth.user.list", &AuthService::list_users},
+        {"auth.user.get", &AuthService::get_user},
+        {"auth.user.update", &AuthService::update_user},
+        {"auth.user.signout", &AuthService::sign_out_user},
+    };
+    for (const auto& [name, handler] : admin_ops) {
+      r.op(name, Access::kAdmin,
            [this, handler = handler](const Request& req) { return ((*service_).*handler)(req); });
     }
     // An invite needs an administrator's bearer token; the other intents need none.

@@ -53,6 +53,13 @@ class AuthService {
   Result<Reply> settings(const Request& request) const;
   Result<Reply> nonce(const Request& request) const;
 
+  // Administrators' ops on the project's users (user_admin_ops.cpp,
+  // docs/api.md#user-administration).
+  Result<Reply> list_users(const Request& request) const;
+  Result<Reply> get_user(const Request& request) const;
+  Result<Reply> update_user(const Request& request) const;
+  Result<Reply> sign_out_user(const Request& request) const;
+
   // Services. auth.verify_token {"token"} → the token's claims (the gateway's token check, on
   // every signed-in request: JSON text in and out, see text_service in the SDK).
   Result<std::string> verify_token(std::string_view project, std::string_view input) const;

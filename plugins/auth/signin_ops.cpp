@@ -186,6 +186,12 @@ Result<json> AuthService::invite_signin(const Request& request, const Context& c
 
 Result<json> AuthService::signed_in(const Request& request, const json& user,
                                     const std::string& aud) const {
+  // Every way in ends here, after its credentials were checked: only their holder learns the
+  // account is disabled (docs/api.md#user-administration).
+  if (user.value("disabled", false)) {
+    return Status(code::kForbidden, "this account is disabled; ask an administrator",
+                  {{"reason", "disabled"}});
+  }
   const std::string user_key = user.value("_key", "");
   auto session = sessions_.start(request.project_id, user_key, aud, now_ms());
   if (!session) return session.status();
