@@ -102,6 +102,8 @@ void Daemon::load_plugins() {
   context_.bus = bus_.get();
   context_.config = &config_;
   context_.stores = stores_.get();
+  audit_ = std::make_unique<AuditTrail>(*stores_, &system_now_ms);
+  context_.audit = audit_.get();
   context_.mailer = mail_queue_.get();
   context_.durable = &durable_;
   context_.plugin_metrics = &plugin_metrics_;
@@ -122,6 +124,7 @@ Status Daemon::serve() {
   if (!settings) return settings.status();
   dispatcher_ = std::make_unique<Dispatcher>(*projects_, registry_, settings->max_json_values,
                                              settings->admin_key_digest);
+  dispatcher_->set_audit(audit_.get());
   metrics_.set_extra_source([this] { return metrics_extra(); });
   gateway_ = std::make_unique<HttpGateway>(*settings, *dispatcher_, metrics_,
                                            [this] { return readiness(); });

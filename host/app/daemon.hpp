@@ -12,6 +12,7 @@
 #include <string>
 
 #include "app/storage_lock.hpp"
+#include "audit/audit_trail.hpp"
 #include "config/config.hpp"
 #include "events/durable_subscriptions.hpp"
 #include "events/event_bus.hpp"
@@ -63,6 +64,7 @@ class Daemon {
   std::unique_ptr<StorageLock> storage_lock_;
   std::unique_ptr<Projects> projects_;
   std::unique_ptr<Stores> stores_;
+  std::unique_ptr<AuditTrail> audit_;      // admin changes, in the project stores
   std::unique_ptr<Mailer> mailer_;         // before loader_: plugins may send mail until shutdown
   std::unique_ptr<MailQueue> mail_queue_;  // plugins' mail, sent by mailer_ in the background
   std::unique_ptr<EventBus> bus_;

@@ -339,6 +339,13 @@ ApiAnswer Dispatcher::run(const ApiCall& call, const Project& project, const OpE
   }
   answer.body = success_envelope(response.data ? std::string_view(*response.data) : "null",
                                  response.meta, response.top_level);
+  if (audit_ != nullptr && op.access == OPBASE_ACCESS_ADMIN && AuditTrail::records(op.name)) {
+    // The change is made: a failed entry is logged, never turned into a failed answer.
+    const Status kept =
+        audit_->record({project.id, op.name, caller.user_id, std::string(call.request_id),
+                        std::string(call.client_address), call.body});
+    if (!kept) log::error("audit", "op " + op.name + ": " + kept.message());
+  }
   return answer;
 }
 

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "audit/audit_trail.hpp"
 #include "metrics/metrics.hpp"
 #include "plugin_host/registry.hpp"
 #include "projects/projects.hpp"
@@ -85,6 +86,10 @@ class Dispatcher {
   Result<const Project*> admit(std::optional<std::string_view> endpoint_key,
                                std::string_view api_key) const;
 
+  // Where admin changes are written (audit/audit_trail.hpp); none until set. Set before the
+  // first call.
+  void set_audit(const AuditTrail* audit) { audit_ = audit; }
+
   // For the gateway's other routes on a project (the JWKS route).
   const Projects& projects() const { return projects_; }
   const Registry& registry() const { return registry_; }
@@ -102,6 +107,7 @@ class Dispatcher {
   ApiAnswer run(const ApiCall& call, const Project& project, const OpEntry& op,
                 std::string_view called_as, const Caller& caller) const;
 
+  const AuditTrail* audit_ = nullptr;
   const Projects& projects_;
   const Registry& registry_;
   const size_t max_json_values_;

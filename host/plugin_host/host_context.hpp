@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "audit/audit_trail.hpp"
 #include "config/config.hpp"
 #include "events/durable_subscriptions.hpp"
 #include "events/event_bus.hpp"
@@ -21,8 +22,9 @@ struct HostContext {
   Registry* registry = nullptr;
   EventBus* bus = nullptr;
   const Config* config = nullptr;
-  Stores* stores = nullptr;  // the `store.*` services; nullptr in tests without stores
-  Mailer* mailer = nullptr;  // the `mail.send` service; nullptr in tests without a mailer
+  Stores* stores = nullptr;           // the `store.*` services; nullptr in tests without stores
+  const AuditTrail* audit = nullptr;  // the `audit.list` service; nullptr in tests without it
+  Mailer* mailer = nullptr;           // the `mail.send` service; nullptr in tests without a mailer
   DurableSubscriptions* durable = nullptr;  // nullptr in tests: no event is journaled
   PluginMetrics* plugin_metrics = nullptr;  // nullptr in tests: metric calls are accepted, dropped
   std::function<int64_t()> now_ms;

@@ -76,6 +76,21 @@ Result<std::string> server_url(const HostContext& context) {
   return json{{"url", url}}.dump();
 }
 
+Result<std::string> list_audit(const HostContext& context, std::string_view project,
+                               std::string_view input) {
+  if (context.audit == nullptr) return Status::internal("audit.list: no audit log");
+  const json request = json::parse(input, nullptr, /*allow_exceptions=*/false);
+  const json limit = request.is_object() ? request.value("limit", json(50)) : json(50);
+  const json offset = request.is_object() ? request.value("offset", json(0)) : json(0);
+  if (!limit.is_number_integer() || limit.get<int64_t>() < 1 || limit.get<int64_t>() > 500 ||
+      !offset.is_number_integer() || offset.get<int64_t>() < 0) {
+    return Status::validation("audit.list takes limit 1-500 and offset >= 0");
+  }
+  auto page = context.audit->list(project, limit.get<int64_t>(), offset.get<int64_t>());
+  if (!page) return page.status();
+  return page->dump();
+}
+
 }  // namespace
 
 Status register_host_services(Registry& registry, const HostContext& context) {
@@ -101,9 +116,14 @@ Status register_host_services(Registry& registry, const HostContext& context) {
         return Result<std::string>(list_projects(*ctx));
       });
   if (!projects) return projects;
-  return registry.add_host_service(
+  Status url = registry.add_host_service(
       "server.url",
       [ctx](const opbase_plugin&, std::string_view, std::string_view) { return server_url(*ctx); });
+  if (!url) return url;
+  return registry.add_host_service(
+      "audit.list", [ctx](const opbase_plugin&, std::string_view project, std::string_view input) {
+        return guarded("audit", [&] { return list_audit(*ctx, project, input); });
+      });
 }
 
 }  // namespace opbase::host

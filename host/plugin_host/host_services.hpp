@@ -8,7 +8,9 @@
 //  - mail.send: a mail through the host's Mailer (mail/mail_service.hpp);
 //  - projects.list: {"projects": [<id>, ...]}, every project whose store is open;
 //  - server.url: {"url": "http://<host>:<port>"}, where the daemon listens (the port it was
-//    given, or the one it got for server.port = 0); INTERNAL_ERROR until it listens.
+//    given, or the one it got for server.port = 0); INTERNAL_ERROR until it listens;
+//  - audit.list: {"limit", "offset"} -> {"entries", "total"}, the calling project's audit log
+//    (audit/audit_trail.hpp), newest first.
 // Thread-safety: the services are safe from any thread, as the parts of `context` they use are.
 #pragma once
 
