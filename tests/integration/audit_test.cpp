@@ -27,14 +27,9 @@ TEST(Audit, AdminChangesAreWrittenWithWhoWhatAndWhenAndSecretsRedacted) {
                     {"server.admin_key", kAdminKey}};
   auto daemon = DaemonProcess::start(options);
   ASSERT_NE(daemon, nullptr);
-  const HttpResponse in = daemon->call({{"op", "auth.signin"},
-                                        {"grant_type", "password"},
-                                        {"email", kAdminEmail},
-                                        {"password", kAdminPassword}});
-  ASSERT_EQ(in.status, 200) << in.describe();
-  const Headers admin = {
-      {"Authorization", "Bearer " + in.json()["data"]["id_token"].get<std::string>()}};
-  const std::string admin_key = in.json()["data"]["user_profile"]["_userkey"];
+  const DaemonProcess::User signed_in = daemon->signin(kAdminEmail, kAdminPassword);
+  const Headers admin = signed_in.bearer();
+  const std::string admin_key = signed_in.key;
   const std::string bob = daemon->user("bob").key;
 
   const HttpResponse by_key = daemon->call({{"op", "probe.admin"},

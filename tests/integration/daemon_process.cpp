@@ -311,14 +311,18 @@ const DaemonProcess::User& DaemonProcess::user(const std::string& name) {
   if (up.status != 200 && up.status != 409) {
     throw std::runtime_error("sign-up of " + email + ": " + up.body);
   }
+  return users_.emplace(name, signin(email, password)).first->second;
+}
+
+DaemonProcess::User DaemonProcess::signin(const std::string& email,
+                                          const std::string& password) const {
   const HttpResponse in = call({{"op", "auth.signin"},
                                 {"grant_type", "password"},
                                 {"email", email},
                                 {"password", password}});
   const nlohmann::json data = in.status == 200 ? in.json()["data"] : nlohmann::json();
   if (!data.is_object()) throw std::runtime_error("sign-in of " + email + ": " + in.body);
-  User user{data["id_token"], data["user_profile"]["_userkey"]};
-  return users_.emplace(name, std::move(user)).first->second;
+  return User{data["id_token"], data["user_profile"]["_userkey"]};
 }
 
 HttpResponse DaemonProcess::request(const std::string& method, const std::string& path,

@@ -91,6 +91,10 @@ class DaemonProcess {
     Headers bearer() const { return {{"Authorization", "Bearer " + id_token}}; }
   };
   const User& user(const std::string& name);
+  // A sign-in of an account that exists already (an administrator made from auth.admin_email
+  // and auth.admin_password, say): a fresh session each call. Throws (failing the test) when
+  // the sign-in fails.
+  User signin(const std::string& email, const std::string& password) const;
 
   // The value of one series of GET /metrics, e.g. `opbase_requests_in_flight` or
   // `opbase_requests_total{op="echo.ping",code="OK"}`; nullopt when the series is absent.

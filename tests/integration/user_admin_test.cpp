@@ -34,13 +34,9 @@ class UserAdmin : public ::testing::Test {
                       {"auth.session_recheck_ms", "0"}};
     daemon_ = DaemonProcess::start(options);
     ASSERT_NE(daemon_, nullptr);
-    const HttpResponse in = daemon_->call({{"op", "auth.signin"},
-                                           {"grant_type", "password"},
-                                           {"email", kAdminEmail},
-                                           {"password", kAdminPassword}});
-    ASSERT_EQ(in.status, 200) << in.describe();
-    admin_ = {{"Authorization", "Bearer " + in.json()["data"]["id_token"].get<std::string>()}};
-    admin_key_ = in.json()["data"]["user_profile"]["_userkey"];
+    const DaemonProcess::User admin = daemon_->signin(kAdminEmail, kAdminPassword);
+    admin_ = admin.bearer();
+    admin_key_ = admin.key;
   }
 
   HttpResponse as_admin(json body) const { return daemon_->call(body, admin_); }

@@ -245,12 +245,7 @@ TEST(Webhooks, BadSettingsRefuseThePluginNamingTheKey) {
 
 // The admin's bearer header (auth.admin_* makes the admin on the project's first use).
 Headers admin_of(const DaemonProcess& daemon) {
-  HttpResponse r = daemon.call({{"op", "auth.signin"},
-                                {"grant_type", "password"},
-                                {"email", kAdminEmail},
-                                {"password", kAdminPassword}});
-  EXPECT_EQ(r.status, 200) << r.describe();
-  return {{"Authorization", "Bearer " + r.json()["data"]["id_token"].get<std::string>()}};
+  return daemon.signin(kAdminEmail, kAdminPassword).bearer();
 }
 
 TEST(Webhooks, AdminsManageEndpointsAndSeeEveryAttempt) {
