@@ -74,6 +74,12 @@ TEST(Audit, AdminChangesAreWrittenWithWhoWhatAndWhenAndSecretsRedacted) {
       json({{"password", "[redacted]"}, {"nested", {{"webhook_secret", "[redacted]"}}}, {"x", 1}}));
   EXPECT_EQ(log.body.find("hunter2"), std::string::npos);
   EXPECT_EQ(log.body.find("whsec_x"), std::string::npos);
+  for (const json& input :
+       {json{{"limit", 0}}, json{{"limit", 501}}, json{{"offset", -1}}, json{{"limit", "10"}}}) {
+    const HttpResponse bad =
+        daemon->call({{"op", "probe.call"}, {"service", "audit.list"}, {"input", input}});
+    EXPECT_EQ(bad.json()["error"]["code"], "VALIDATION_ERROR") << input.dump();
+  }
 }
 
 }  // namespace

@@ -94,6 +94,12 @@ TEST_F(UserAdmin, TheListPagesAndSearches) {
   EXPECT_EQ(admins.json()["data"][0]["email"], kAdminEmail);
 
   EXPECT_EQ(reason_of(as_admin({{"op", "auth.user.list"}, {"limit", 501}})), "range");
+  EXPECT_EQ(reason_of(as_admin({{"op", "auth.user.list"}, {"offset", -1}})), "range");
+  EXPECT_EQ(reason_of(as_admin({{"op", "auth.user.list"}, {"role", "Admin!"}})), "type");
+  EXPECT_EQ(
+      reason_of(as_admin(
+          {{"op", "auth.user.update"}, {"_userkey", "nobody"}, {"data", {{"disabled", true}}}})),
+      "not_found");
   EXPECT_EQ(reason_of(as_admin({{"op", "auth.user.list"}, {"disabled", "yes"}})), "type");
   EXPECT_EQ(reason_of(as_admin({{"op", "auth.user.get"}, {"_userkey", "nobody"}})), "not_found");
 }
