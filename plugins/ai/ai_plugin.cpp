@@ -4,7 +4,8 @@
 // the HTTP workers, and passes the caller's rate limit and daily quota (limits/call_limits.hpp)
 // before a provider sees it. Which provider answers is configuration
 // (provider/provider_router.hpp): the built-in offline one by default, or an OpenAI-compatible
-// model server.
+// model server; a project's administrators may choose another (ai.settings.get / .update,
+// provider/provider_choice.hpp).
 #include <chrono>
 #include <map>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "ops/task_reader.hpp"
 #include "ops/vector_text.hpp"
 #include "provider/offline_provider.hpp"
+#include "provider/provider_choice.hpp"
 #include "provider/provider_router.hpp"
 #include "text/unicode_text.hpp"
 
@@ -51,6 +53,18 @@ class AiPlugin final : public Plugin {
     }
     r.service("ai.embed", [this](std::string_view project, const json& input) {
       return embed_service(project, input);
+    });
+    r.op("ai.settings.get", Access::kAdmin, [this](const Request& request) -> Result<Reply> {
+      auto view = choice_->admin_view(request.project_id, host().now_ms());
+      if (!view) return view.status();
+      return Reply(std::move(*view));
+    });
+    r.op("ai.settings.update", Access::kAdmin, [this](const Request& request) -> Result<Reply> {
+      auto changes = StoredSettings::changes_in(request.body);
+      if (!changes) return changes.status();
+      auto view = choice_->change(request.project_id, *changes, host().now_ms());
+      if (!view) return view.status();
+      return Reply(std::move(*view));
     });
     return r.status();
   }
@@ -86,6 +100,8 @@ class AiPlugin final : public Plugin {
     auto router = ProviderRouter::build(providers, ids, config, own);
     if (!router) return router.status();
     router_ = std::make_unique<ProviderRouter>(std::move(*router));
+    store_ = std::make_unique<DocumentStore>(host());
+    choice_ = std::make_unique<ProviderChoice>(*store_, *router_);
     auto rules = UsageRulesByProject::build(ids, config);
     if (!rules) return rules.status();
     limits_ = std::make_unique<CallLimits>(host(), std::move(*rules));
@@ -134,7 +150,12 @@ class AiPlugin final : public Plugin {
       if (s.code() == code::kQuotaExceeded) host().count("quota_refusals_total");
       return s;
     }
-    Result<Reply> reply = run_task(kind, *task, router_->choose(request.project_id, kind));
+    auto provider = choice_->choose(request.project_id, kind, admitted_ms);
+    if (!provider) {
+      limits_->refund(request.project_id, request.user_id, size, admitted_ms);
+      return provider.status();
+    }
+    Result<Reply> reply = run_task(kind, *task, **provider);
     if (!reply) limits_->refund(request.project_id, request.user_id, size, admitted_ms);
     return reply;
   }
@@ -198,8 +219,9 @@ class AiPlugin final : public Plugin {
       }
       list.push_back((*texts)[i].get<std::string>());
     }
-    const Provider& provider = router_->choose(project, TaskKind::kVectorize);
-    auto embeddings = provider.embed(list);
+    auto provider = choice_->choose(project, TaskKind::kVectorize, host().now_ms());
+    if (!provider) return provider.status();
+    auto embeddings = (*provider)->embed(list);
     if (!embeddings) return embeddings.status();
     return json{{"vectors", std::move(embeddings->vectors)},
                 {"dimensions", embeddings->dimensions},
@@ -210,6 +232,8 @@ class AiPlugin final : public Plugin {
   std::shared_ptr<const OfflineProvider> offline_;
   std::unique_ptr<TaskReader> reader_;
   std::unique_ptr<ProviderRouter> router_;
+  std::unique_ptr<DocumentStore> store_;
+  std::unique_ptr<ProviderChoice> choice_;
   std::unique_ptr<CallLimits> limits_;
 };
 

@@ -78,7 +78,7 @@ Result<Reply> AuthService::send_otp(const Request& request) const {
                         "inviting needs an administrator's token: send 'Authorization: Bearer'");
   }
   if (Status s = limits_.take(context->project, sha256_hex("otp|email|" + canonical_email(*email)),
-                              config_.rates.send_otp_per_email, context->now_ms);
+                              context->settings->send_otp_per_email, context->now_ms);
       !s) {
     return s;
   }

@@ -45,15 +45,13 @@ Status read_rule(const Host& host, std::string_view key, RateRule* out) {
   return Status::ok();
 }
 
-Status read_rates(const Host& host, RateRules* out) {
-  SigninRules& signin = out->signin;
+Status read_signin_rules(const Host& host, SigninRules* out) {
+  SigninRules& signin = *out;
   RateRule per_email{signin.per_email.free_attempts, signin.per_email.window_s};
   for (auto [key, rule] :
        {std::pair{"auth.rate.signin_per_email_address", &signin.per_email_address},
         std::pair{"auth.rate.signin_failures_per_address", &signin.per_address},
-        std::pair{"auth.rate.signin_failures_per_email", &per_email},
-        std::pair{"auth.rate.send_otp_per_email", &out->send_otp_per_email},
-        std::pair{"auth.rate.signup_per_address", &out->signup_per_address}}) {
+        std::pair{"auth.rate.signin_failures_per_email", &per_email}}) {
     if (Status s = read_rule(host, key, rule); !s) return s;
   }
   signin.per_email.free_attempts = per_email.limit;
@@ -94,7 +92,11 @@ Status read_keys(const Host& host, const AuthConfig& config, KeyRingPolicy* out)
   return Status::ok();
 }
 
-Status read_seed(const Host& host, SettingsSeed* out) {
+Status read_settings(const Host& host, AuthSettings* out) {
+  for (auto [key, rule] : {std::pair{"auth.rate.send_otp_per_email", &out->send_otp_per_email},
+                           std::pair{"auth.rate.signup_per_address", &out->signup_per_address}}) {
+    if (Status s = read_rule(host, key, rule); !s) return s;
+  }
   for (auto [key, value] :
        {std::pair{"auth.enabled", &out->enabled},
         std::pair{"auth.allow_email_signup", &out->allow_email_signup},
@@ -144,7 +146,7 @@ Result<AuthConfig> AuthConfig::load(const Host& host) {
   }
   if (Status s = read_argon2(host, &c.argon2); !s) return s;
   if (Status s = read_keys(host, c, &c.keys); !s) return s;
-  if (Status s = read_rates(host, &c.rates); !s) return s;
+  if (Status s = read_signin_rules(host, &c.signin_rules); !s) return s;
   c.app_name = host.config_or("auth.app_name", c.app_name);
   c.admin_email = host.config_or("auth.admin_email", "");
   c.admin_password = host.config_or("auth.admin_password", "");
@@ -152,7 +154,7 @@ Result<AuthConfig> AuthConfig::load(const Host& host) {
     return Status::validation("auth.admin_email needs auth.admin_password",
                               {{"key", "auth.admin_password"}});
   }
-  if (Status s = read_seed(host, &c.seed); !s) return s;
+  if (Status s = read_settings(host, &c.settings); !s) return s;
   auto dictionary = PasswordDictionary::open(host.config_or("auth.password_dictionary", "system"));
   if (!dictionary) return dictionary.status();
   c.password_dictionary = std::move(*dictionary);

@@ -1,6 +1,6 @@
-// The auth plugin's configuration (conf/opbase.properties, `auth.*`), read once at init. What
-// each project may change later (the settings of auth.settings) is seeded from here; see
-// project_settings.hpp.
+// The auth plugin's configuration (conf/opbase.properties, `auth.*`), read once at init. The
+// settings a project's administrators may change (AuthSettings) take their values from here until
+// one is changed; see project_settings.hpp.
 #pragma once
 
 #include <cstdint>
@@ -16,20 +16,17 @@
 
 namespace opbase::auth {
 
-struct RateRules {
-  SigninRules signin;  // password and code attempts (signin_guard.hpp)
-  RateRule send_otp_per_email{5, 900};
-  RateRule signup_per_address{20, 3600};
-};
-
-// Values a project's stored settings start from (auth.settings).
-struct SettingsSeed {
+// A project's auth settings (auth.settings, auth.settings.update): the configuration's values,
+// with the ones the project's administrators changed over them.
+struct AuthSettings {
   bool enabled = true;
   bool allow_email_signup = true;
   std::string authentication_method = "password";  // or "otp"
   bool verify_email_on_signup = false;
   std::string password_policy_name = "MEDIUM";  // LOW | MEDIUM | HIGH | CUSTOM
   PasswordPolicy password_policy;               // named_policy(name), or the custom object
+  RateRule send_otp_per_email{5, 900};
+  RateRule signup_per_address{20, 3600};
 };
 
 struct AuthConfig {
@@ -44,8 +41,8 @@ struct AuthConfig {
   // check reads the session (signout ends tokens at once on every daemon of a shared store).
   int64_t session_recheck_ms = 1000;
   std::string app_name = "opbase";  // named in the mails
-  RateRules rates;
-  SettingsSeed seed;
+  SigninRules signin_rules;         // password and code attempts (signin_guard.hpp)
+  AuthSettings settings;
   // Easy-to-guess passwords refused on top of the policy (auth.password_dictionary).
   PasswordDictionary password_dictionary;
   // The first administrator of every project (docs/api.md#invites-and-administrators), made on the

@@ -14,7 +14,7 @@ namespace opbase::auth {
 struct AuthService::Context {
   std::string project;
   int64_t now_ms = 0;
-  std::shared_ptr<const SettingsSeed> settings;
+  std::shared_ptr<const AuthSettings> settings;
   std::string code_secret;
 };
 

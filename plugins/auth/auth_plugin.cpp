@@ -1,6 +1,6 @@
 // The auth plugin: users and authentication (docs/api.md#users-and-authentication). Registers the
-// ten auth.* ops, the four administrators' auth.user.* ops, and the services the host and other
-// plugins call: auth.verify_token (the gateway's bearer check), auth.jwks (GET
+// ten auth.* ops, the administrators' auth.user.* and auth.settings.* ops, and the services the
+// host and other plugins call: auth.verify_token (the gateway's bearer check), auth.jwks (GET
 // .../.well-known/jwks.json), auth.admin_create (`opbase admin create`) and auth.consume_nonce.
 #include <memory>
 #include <utility>
@@ -54,6 +54,8 @@ class AuthPlugin final : public opbase::Plugin {
         {"auth.user.get", &AuthService::get_user},
         {"auth.user.update", &AuthService::update_user},
         {"auth.user.signout", &AuthService::sign_out_user},
+        {"auth.settings.get", &AuthService::admin_settings},
+        {"auth.settings.update", &AuthService::update_settings},
     };
     for (const auto& [name, handler] : admin_ops) {
       r.op(name, Access::kAdmin,

@@ -23,9 +23,9 @@ AuthService::AuthService(const Host& host, AuthConfig config)
       users_(store_),
       codes_(store_),
       limits_(store_),
-      guard_(store_, limits_, config_.rates.signin),
+      guard_(store_, limits_, config_.signin_rules),
       nonces_(store_),
-      project_settings_(store_, config_.seed) {}
+      project_settings_(store_, config_.settings) {}
 
 Result<AuthService::Context> AuthService::context_of(std::string_view project) const {
   const int64_t now = now_ms();
@@ -120,6 +120,20 @@ Result<Reply> AuthService::settings(const Request& request) const {
   auto settings = project_settings_.of(request.project_id, now_ms());
   if (!settings) return settings.status();
   return Reply(ProjectSettings::to_answer(**settings));
+}
+
+Result<Reply> AuthService::admin_settings(const Request& request) const {
+  auto view = project_settings_.admin_view(request.project_id, now_ms());
+  if (!view) return view.status();
+  return Reply(std::move(*view));
+}
+
+Result<Reply> AuthService::update_settings(const Request& request) const {
+  auto changes = StoredSettings::changes_in(request.body);
+  if (!changes) return changes.status();
+  auto view = project_settings_.change(request.project_id, *changes, now_ms());
+  if (!view) return view.status();
+  return Reply(std::move(*view));
 }
 
 Result<Reply> AuthService::nonce(const Request& request) const {

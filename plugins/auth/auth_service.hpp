@@ -59,6 +59,10 @@ class AuthService {
   Result<Reply> get_user(const Request& request) const;
   Result<Reply> update_user(const Request& request) const;
   Result<Reply> sign_out_user(const Request& request) const;
+  // The project's auth settings as administrators see and change them
+  // (docs/api.md#project-settings).
+  Result<Reply> admin_settings(const Request& request) const;
+  Result<Reply> update_settings(const Request& request) const;
 
   // Services. auth.verify_token {"token"} → the token's claims (the gateway's token check, on
   // every signed-in request: JSON text in and out, see text_service in the SDK).

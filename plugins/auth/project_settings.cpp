@@ -1,47 +1,143 @@
-// Per-project auth settings in the store (see project_settings.hpp).
+// Per-project auth settings (see project_settings.hpp).
 #include "project_settings.hpp"
 
-#include "opbase/iso_time.hpp"
-#include "opbase/query.hpp"
-#include "opbase/store.hpp"
-#include "opbase/store_access.hpp"
+#include <string>
 
 namespace opbase::auth {
 namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kSettings = "settings";
 constexpr std::string_view kKey = "auth";
-constexpr int64_t kReloadMs = 60'000;
 
-json stored_form(const SettingsSeed& s) {
+std::string rule_text(const RateRule& rule) {
+  if (rule.limit == 0) return "off";
+  return std::to_string(rule.limit) + "/" + std::to_string(rule.window_s);
+}
+
+// The settings as names and values, the form they are stored and shown in. `enabled` is among
+// them because projects first used by earlier versions have it stored, but only the
+// configuration switches auth off: from the console it would lock the console out.
+json values_of(const AuthSettings& s) {
   return {{"enabled", s.enabled},
           {"allow_email_signup", s.allow_email_signup},
           {"authentication_method", s.authentication_method},
           {"verify_email_on_signup", s.verify_email_on_signup},
           {"password_policy_name", s.password_policy_name},
-          {"password_policy", to_json(s.password_policy)}};
+          {"password_policy", to_json(s.password_policy)},
+          {"send_otp_per_email", rule_text(s.send_otp_per_email)},
+          {"signup_per_address", rule_text(s.signup_per_address)}};
 }
 
-// A stored document read back; fields it lacks (an older layout) keep the seed's values.
-Result<SettingsSeed> from_stored(const json& doc, SettingsSeed s) {
-  s.enabled = doc.value("enabled", s.enabled);
-  s.allow_email_signup = doc.value("allow_email_signup", s.allow_email_signup);
-  s.authentication_method = doc.value("authentication_method", s.authentication_method);
-  s.verify_email_on_signup = doc.value("verify_email_on_signup", s.verify_email_on_signup);
-  s.password_policy_name = doc.value("password_policy_name", s.password_policy_name);
-  if (const auto policy = doc.find("password_policy"); policy != doc.end()) {
-    auto parsed = policy_from_json(*policy);
-    if (!parsed) return Status::internal("stored auth settings: " + parsed.status().message());
-    s.password_policy = *parsed;
+Status wrong(const std::string& field, const std::string& what) {
+  return Status::validation("data." + field + " must be " + what, {{"field", field}});
+}
+
+Result<bool> boolean(const json& values, const std::string& field) {
+  const json& value = values.at(field);
+  if (!value.is_boolean()) return wrong(field, "true or false");
+  return value.get<bool>();
+}
+
+Result<RateRule> rule(const json& values, const std::string& field) {
+  const json& value = values.at(field);
+  if (value.is_string()) {
+    if (auto parsed = RateRule::parse(value.get<std::string>())) return *parsed;
+  }
+  return wrong(field, "<limit>/<window seconds> (e.g. 10/900), or off");
+}
+
+Result<AuthSettings> from_values(const json& values) {
+  AuthSettings s;
+  for (auto [field, out] :
+       {std::pair{"enabled", &s.enabled}, std::pair{"allow_email_signup", &s.allow_email_signup},
+        std::pair{"verify_email_on_signup", &s.verify_email_on_signup}}) {
+    auto value = boolean(values, field);
+    if (!value) return value.status();
+    *out = *value;
+  }
+  const json& method = values.at("authentication_method");
+  if (method != "password" && method != "otp") {
+    return wrong("authentication_method", "password or otp");
+  }
+  s.authentication_method = method.get<std::string>();
+  const json& name = values.at("password_policy_name");
+  if (!name.is_string()) return wrong("password_policy", "LOW, MEDIUM, HIGH or a policy object");
+  s.password_policy_name = name.get<std::string>();
+  auto policy = policy_from_json(values.at("password_policy"));
+  if (!policy) return wrong("password_policy", "a policy object: " + policy.status().message());
+  s.password_policy = *policy;
+  for (auto [field, out] : {std::pair{"send_otp_per_email", &s.send_otp_per_email},
+                            std::pair{"signup_per_address", &s.signup_per_address}}) {
+    auto parsed = rule(values, field);
+    if (!parsed) return parsed.status();
+    *out = *parsed;
   }
   return s;
 }
 
+// auth.settings.update takes the policy as one field, a name or an object, as the configuration
+// does; it is kept as its name and its rules.
+Result<json> stored_changes(const json& data) {
+  if (!data.is_object()) return Status::validation("data must be an object", {{"field", "data"}});
+  json changes = data;
+  if (changes.contains("enabled") || changes.contains("password_policy_name")) {
+    const std::string field = changes.contains("enabled") ? "enabled" : "password_policy_name";
+    return Status::validation(
+        "data." + field + " is not a setting: " +
+            (field == "enabled" ? "auth is switched off in the configuration (auth.enabled)"
+                                : "set password_policy to LOW, MEDIUM, HIGH or a policy object"),
+        {{"field", field}});
+  }
+  const auto policy = changes.find("password_policy");
+  if (policy == changes.end()) return changes;
+  if (policy->is_null()) {
+    changes["password_policy_name"] = nullptr;
+  } else if (*policy == "LOW" || *policy == "MEDIUM" || *policy == "HIGH") {
+    changes["password_policy_name"] = *policy;
+    changes["password_policy"] = to_json(named_policy(policy->get<std::string>()));
+  } else if (policy->is_object()) {
+    changes["password_policy_name"] = "CUSTOM";
+  } else {
+    return wrong("password_policy", "LOW, MEDIUM, HIGH or a policy object");
+  }
+  return changes;
+}
+
 }  // namespace
 
-json ProjectSettings::to_answer(const SettingsSeed& s) {
+ProjectSettings::ProjectSettings(const DocumentStore& store, const AuthSettings& configured)
+    : stored_(store, std::string(kKey), values_of(configured)) {}
+
+Result<std::shared_ptr<const AuthSettings>> ProjectSettings::of(std::string_view project,
+                                                                int64_t now_ms) const {
+  auto snapshot = stored_.of(project, now_ms);
+  if (!snapshot) return snapshot.status();
+  auto settings = from_values((*snapshot)->values);
+  // Only this code writes the document, after the same check: a value it cannot read is damage.
+  if (!settings) return Status::internal("stored auth settings: " + settings.status().message());
+  return std::make_shared<const AuthSettings>(std::move(*settings));
+}
+
+Result<json> ProjectSettings::admin_view(std::string_view project, int64_t now_ms) const {
+  auto snapshot = stored_.of(project, now_ms);
+  if (!snapshot) return snapshot.status();
+  return (*snapshot)->view();
+}
+
+Result<json> ProjectSettings::change(std::string_view project, const json& data,
+                                     int64_t now_ms) const {
+  auto changes = stored_changes(data);
+  if (!changes) return changes.status();
+  auto snapshot = stored_.change(project, *changes, now_ms, [](const json& values) {
+    auto settings = from_values(values);
+    return settings ? Status::ok() : settings.status();
+  });
+  if (!snapshot) return snapshot.status();
+  return (*snapshot)->view();
+}
+
+json ProjectSettings::to_answer(const AuthSettings& s) {
   return {{"allow_email_signup", s.allow_email_signup},
           {"allow_oauth_signup", false},
           {"enable_email_provider", s.enabled},
@@ -56,39 +152,6 @@ json ProjectSettings::to_answer(const SettingsSeed& s) {
             {"verify_email_on_signup", s.verify_email_on_signup},
             {"password_policy_name", s.password_policy_name},
             {"password_policy", to_json(s.password_policy)}}}};
-}
-
-Result<std::shared_ptr<const SettingsSeed>> ProjectSettings::of(std::string_view project,
-                                                                int64_t now_ms) const {
-  {
-    const std::lock_guard lock(mutex_);
-    const auto it = cache_.find(project);
-    if (it != cache_.end() && now_ms - it->second.loaded_ms < kReloadMs) return it->second.settings;
-  }
-  auto loaded = load(project, now_ms);
-  if (!loaded) return loaded;
-  const std::lock_guard lock(mutex_);
-  cache_[std::string(project)] = {*loaded, now_ms};
-  return loaded;
-}
-
-Result<std::shared_ptr<const SettingsSeed>> ProjectSettings::load(std::string_view project,
-                                                                  int64_t now_ms) const {
-  auto found = find_by_key(store_, project, kSettings, kKey);
-  if (!found) return found.status();
-  if (*found) {
-    auto settings = from_stored(**found, seed_);
-    if (!settings) return settings.status();
-    return std::make_shared<const SettingsSeed>(std::move(*settings));
-  }
-  json doc = stored_form(seed_);
-  doc["_key"] = kKey;
-  doc["_userkey"] = nullptr;
-  doc["_created_at"] = iso_time(now_ms);
-  const Status inserted = store_.insert(project, {std::string(kSettings), {doc}});
-  // Another daemon seeding at the same moment wrote the same seed: either copy will do.
-  if (!inserted && inserted.code() != store::kDuplicateKey) return inserted;
-  return std::make_shared<const SettingsSeed>(seed_);
 }
 
 }  // namespace opbase::auth

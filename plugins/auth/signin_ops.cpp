@@ -43,7 +43,7 @@ Result<Reply> AuthService::signup(const Request& request) const {
     return s;
   }
   if (Status s = limits_.take(context->project, address_bucket("signup", request.client_address),
-                              config_.rates.signup_per_address, context->now_ms);
+                              context->settings->signup_per_address, context->now_ms);
       !s) {
     return s;
   }

@@ -1,6 +1,7 @@
 // The file plugin (docs/api.md#files): the six file.* ops over records in the project's store,
 // the bytes in a backend (files.backend: a folder under storage.path served on the daemon's
-// /files/ route, or an S3-compatible store reached with presigned URLs), and one background
+// /files/ route, or an S3-compatible store reached with presigned URLs), the administrators'
+// file.settings.* ops on the project's file limits, and one background
 // thread that purges stale uploads and finishes removals (housekeeping/file_purge.hpp).
 #include <curl/curl.h>
 #include <pthread.h>
@@ -22,6 +23,7 @@
 #include "quota/usage_ledger.hpp"
 #include "routes/file_route.hpp"
 #include "settings/file_settings.hpp"
+#include "settings/project_limits.hpp"
 
 namespace opbase::file {
 namespace {
@@ -52,7 +54,8 @@ class FilePlugin final : public Plugin {
     projects_ = *projects;
     purge_ = std::make_unique<FilePurge>(*store_, *backend_, *ledger_, settings_.pending_ttl_s,
                                          settings_.upload_url_ttl_s);
-    ops_ = std::make_unique<FileOps>(host(), settings_, *store_, *backend_, *ledger_,
+    limits_ = std::make_unique<ProjectLimits>(*store_, settings_);
+    ops_ = std::make_unique<FileOps>(host(), settings_, *store_, *backend_, *ledger_, *limits_,
                                      [this] { return base_url(); });
     route_ = std::make_unique<FileRoute>(host(), settings_, *store_, *secrets_, folder_.get(),
                                          *backend_, projects_);
@@ -106,6 +109,13 @@ class FilePlugin final : public Plugin {
     for (const auto& [name, method] : waiting) {
       const Op op = method;
       r.lane_op(name, Access::kUser, [this, op](const Request& q) { return (ops_.get()->*op)(q); });
+    }
+    const std::pair<const char*, Op> admin[] = {
+        {"file.settings.get", &FileOps::settings},
+        {"file.settings.update", &FileOps::change_settings}};
+    for (const auto& [name, method] : admin) {
+      const Op op = method;
+      r.op(name, Access::kAdmin, [this, op](const Request& q) { return (ops_.get()->*op)(q); });
     }
     r.route("/files/", [this](RouteCall& call) { route_->handle(call); });
   }
@@ -167,6 +177,7 @@ class FilePlugin final : public Plugin {
   std::unique_ptr<DocumentStore> store_;
   std::unique_ptr<UrlSecrets> secrets_;
   std::unique_ptr<UsageLedger> ledger_;
+  std::unique_ptr<ProjectLimits> limits_;
   std::unique_ptr<LocalFolder> folder_;  // the local backend's; null on s3
   std::unique_ptr<FileBackend> backend_;
   std::set<std::string, std::less<>> projects_;

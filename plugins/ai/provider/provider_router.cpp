@@ -25,6 +25,8 @@ Result<ProviderRouter> ProviderRouter::build(
     const Providers& providers, const std::vector<std::string>& projects, const ConfigGet& get,
     const std::map<std::string, Providers, std::less<>>& own) {
   ProviderRouter router;
+  router.providers_ = providers;
+  router.own_ = own;
   // For each op: the first key that is set, among `prefix`.provider.<verb> and `prefix`.provider,
   // named among `among`; where none is set, the op's route in `fallback`.
   auto routes_for = [&](const std::string& prefix, const Providers& among,
@@ -81,6 +83,23 @@ const Provider& ProviderRouter::choose(std::string_view project, TaskKind kind) 
   const auto found = by_project_.find(project);
   const Routes& routes = found == by_project_.end() ? defaults_ : found->second;
   return *routes[index_of(kind)];
+}
+
+std::shared_ptr<const Provider> ProviderRouter::by_name(std::string_view project,
+                                                        std::string_view name) const {
+  if (const auto mine = own_.find(project); mine != own_.end()) {
+    if (const auto found = mine->second.find(name); found != mine->second.end()) {
+      return found->second;
+    }
+  }
+  const auto found = providers_.find(name);
+  return found == providers_.end() ? nullptr : found->second;
+}
+
+std::vector<std::string> ProviderRouter::names() const {
+  std::vector<std::string> out;
+  for (const auto& [name, provider] : providers_) out.push_back(name);
+  return out;  // a std::map's order
 }
 
 }  // namespace opbase::ai

@@ -39,10 +39,17 @@ class ProviderRouter {
   // The provider of `kind` for `project` (a project unknown at start gets the defaults).
   const Provider& choose(std::string_view project, TaskKind kind) const;
 
+  // The provider called `name` for `project` (its own one of that name first), or null.
+  std::shared_ptr<const Provider> by_name(std::string_view project, std::string_view name) const;
+  // The names a provider answers to, sorted.
+  std::vector<std::string> names() const;
+
  private:
   using Routes = std::vector<std::shared_ptr<const Provider>>;  // by TaskKind
   Routes defaults_;
   std::map<std::string, Routes, std::less<>> by_project_;
+  Providers providers_;
+  std::map<std::string, Providers, std::less<>> own_;
 };
 
 }  // namespace opbase::ai

@@ -58,13 +58,16 @@ int64_t seconds(int64_t ms) { return ms / 1000; }
 }  // namespace
 
 Result<Reply> FileOps::presign_upload(const Request& request) const {
-  auto file = read_upload_request(request.body, settings_.max_size);
+  const int64_t now_ms = host_.now_ms();
+  auto limits = limits_.of(request.project_id, now_ms);
+  if (!limits) return limits.status();
+  auto file = read_upload_request(request.body, limits->max_size);
   if (!file) return file.status();
   const std::string project(request.project_id), owner(request.user_id);
-  const UsageLimits limits{settings_.quota_bytes_per_user, settings_.quota_files_per_user};
-  if (Status charged = ledger_.charge(project, owner, file->size, limits); !charged) return charged;
+  if (Status charged = ledger_.charge(project, owner, file->size, limits->quota); !charged) {
+    return charged;
+  }
 
-  const int64_t now_ms = host_.now_ms();
   const std::string key = time_hex(now_ms) + random_hex(10);
   const std::string nonce = random_hex(16);
   json record = pending_record(*file, key, owner, iso_time(now_ms), sha256_hex(nonce));
@@ -240,6 +243,20 @@ Result<Reply> FileOps::remove(const Request& request) const {
   ledger_.release(request.project_id, stored->value("_userkey", ""),
                   held_bytes ? stored->value("size", int64_t{0}) : 0, 1);
   return Reply(json{{"deleted", true}});
+}
+
+Result<Reply> FileOps::settings(const Request& request) const {
+  auto view = limits_.admin_view(request.project_id, host_.now_ms());
+  if (!view) return view.status();
+  return Reply(std::move(*view));
+}
+
+Result<Reply> FileOps::change_settings(const Request& request) const {
+  auto changes = StoredSettings::changes_in(request.body);
+  if (!changes) return changes.status();
+  auto view = limits_.change(request.project_id, *changes, host_.now_ms());
+  if (!view) return view.status();
+  return Reply(std::move(*view));
 }
 
 }  // namespace opbase::file

@@ -6,7 +6,8 @@
 //                    (event file.uploaded);
 //   report_upload_failure  marks a pending upload failed and drops its bytes;
 //   get, update, delete    for the owner, readers (get only) and admins; anyone else gets what a
-//                    missing file gets (delete raises file.deleted).
+//                    missing file gets (delete raises file.deleted);
+//   settings, change_settings  the project's file limits, for administrators (ProjectLimits).
 //
 // Thread-safety: every method may be called from any thread.
 #pragma once
@@ -20,6 +21,7 @@
 #include "opbase/op.hpp"
 #include "quota/usage_ledger.hpp"
 #include "settings/file_settings.hpp"
+#include "settings/project_limits.hpp"
 
 namespace opbase::file {
 
@@ -27,13 +29,14 @@ class FileOps {
  public:
   // `base_url`: where clients reach the daemon, for a public file's stable URL.
   FileOps(const Host& host, const FileSettings& settings, const DocumentStore& store,
-          const FileBackend& backend, const UsageLedger& ledger,
+          const FileBackend& backend, const UsageLedger& ledger, const ProjectLimits& limits,
           std::function<Result<std::string>()> base_url)
       : host_(host),
         settings_(settings),
         store_(store),
         backend_(backend),
         ledger_(ledger),
+        limits_(limits),
         base_url_(std::move(base_url)) {}
 
   Result<Reply> presign_upload(const Request& request) const;
@@ -42,6 +45,8 @@ class FileOps {
   Result<Reply> get(const Request& request) const;
   Result<Reply> update(const Request& request) const;
   Result<Reply> remove(const Request& request) const;
+  Result<Reply> settings(const Request& request) const;
+  Result<Reply> change_settings(const Request& request) const;
 
  private:
   // The record `_key` of the body names, when the caller reaches it at least `needed`.
@@ -55,6 +60,7 @@ class FileOps {
   const DocumentStore& store_;
   const FileBackend& backend_;
   const UsageLedger& ledger_;
+  const ProjectLimits& limits_;
   std::function<Result<std::string>()> base_url_;
 };
 
