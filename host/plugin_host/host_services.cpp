@@ -14,11 +14,11 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kStoreVerbs[] = {"insert",  "find",      "count",
-                                            "update",  "upsert",    "change_state",
-                                            "restore", "purge",     "collection_exists",
-                                            "indexes", "add_index", "drop_index",
-                                            "explain"};
+constexpr std::string_view kStoreVerbs[] = {"insert",  "find",       "count",
+                                            "update",  "upsert",     "change_state",
+                                            "restore", "purge",      "collection_exists",
+                                            "indexes", "add_index",  "drop_index",
+                                            "explain", "collections"};
 
 // A host service's body, with an exception turned into INTERNAL_ERROR naming the service.
 template <typename Body>

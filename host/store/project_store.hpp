@@ -66,6 +66,8 @@ class ProjectStore {
   virtual Result<int64_t> count(std::string_view ns, const store::CountRequest& request) = 0;
   virtual Result<int64_t> purge(std::string_view ns, const store::PurgeRequest& request) = 0;
   virtual Result<bool> collection_exists(std::string_view ns, std::string_view collection) = 0;
+  // Every collection of `ns` anything was ever inserted into, by name.
+  virtual Result<std::vector<std::string>> collections(std::string_view ns) = 0;
 
   // Whether the store responds now (for /readyz).
   virtual Status ping() = 0;

@@ -130,6 +130,11 @@ Result<json> run_request(ProjectStore& store, std::string_view ns, std::string_v
     if (!exists) return exists.status();
     return json{{"exists", *exists}};
   }
+  if (verb == "collections") {
+    auto names = store.collections(ns);
+    if (!names) return names.status();
+    return json{{"collections", *names}};
+  }
   if (verb == "indexes" || verb == "add_index" || verb == "drop_index") {
     return run_index_request(store, ns, verb, input);
   }

@@ -19,8 +19,12 @@ using nlohmann::json;
 
 // Deleted documents are purged at most this often per project (and always before a restore).
 constexpr int64_t kPurgeIntervalMs = 60'000;
+constexpr std::string_view kAdminPrefix = "collection.admin.";
 
+// Users' ops act on the caller's own documents; the administrators' collection.admin.* ops, the
+// same handlers under other names, on every user's (docs/api.md#collections-across-users).
 store::Scope scope_of(const Request& request) {
+  if (request.op.starts_with(kAdminPrefix)) return store::Scope::everyone();
   return store::Scope::user(std::string(request.user_id));
 }
 
@@ -432,6 +436,26 @@ Result<Reply> CollectionOps::restore(const Request& request) {
                                           events_of("", "document.updated", *collection)});
   if (!restored) return restored.status();
   return Reply({{"data", !restored->keys.empty()}});
+}
+
+// ---- collection.admin.list -------------------------------------------------------------------
+
+Result<Reply> CollectionOps::list_collections(const Request& request) {
+  auto names = store_.collections(request.project_id);
+  if (!names) return names.status();
+  json out = json::array();
+  for (const std::string& name : *names) {
+    json entry = {{"name", name}};
+    for (auto [state, field] : {std::pair{store::State::kActive, "active"},
+                                std::pair{store::State::kArchived, "archived"},
+                                std::pair{store::State::kDeleted, "deleted"}}) {
+      auto n = store_.count(request.project_id, {name, store::Scope::everyone(), state, {}});
+      if (!n) return n.status();
+      entry[field] = *n;
+    }
+    out.push_back(std::move(entry));
+  }
+  return Reply(std::move(out));
 }
 
 }  // namespace opbase::collection

@@ -1,6 +1,8 @@
 // The datastore ops (docs/api.md#the-datastore) over the project's DocumentStore:
 // find, insert, update, upsert, count, delete, archive, restore, and the statement form of
-// insert. Every op acts only on the caller's own documents (scope = the signed-in user).
+// insert. Every op acts only on the caller's own documents (scope = the signed-in user), but
+// under the administrators' names collection.admin.find, .count, .delete and .restore the same
+// handlers act on every user's; collection.admin.list names the collections with their counts.
 // Thread-safety: handlers run concurrently; the shared caches are guarded.
 #pragma once
 
@@ -31,6 +33,7 @@ class CollectionOps {
   Result<Reply> remove(const Request& request);  // collection.delete
   Result<Reply> archive(const Request& request);
   Result<Reply> restore(const Request& request);
+  Result<Reply> list_collections(const Request& request);  // collection.admin.list
 
   // How users' queries are parsed: the base properties addressable, limits at limit_cap.
   const query::ParseOptions& user_query() const { return user_query_; }

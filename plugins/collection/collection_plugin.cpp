@@ -54,6 +54,18 @@ class CollectionPlugin final : public opbase::Plugin {
       r.op(name, Access::kAdmin,
            [this, handler = handler](const Request& req) { return ((*index_ops_).*handler)(req); });
     }
+    // Every user's documents, for administrators (docs/api.md#collections-across-users).
+    const std::pair<const char*, Handler> across_users[] = {
+        {"collection.admin.list", &CollectionOps::list_collections},
+        {"collection.admin.find", &CollectionOps::find},
+        {"collection.admin.count", &CollectionOps::count},
+        {"collection.admin.delete", &CollectionOps::remove},
+        {"collection.admin.restore", &CollectionOps::restore},
+    };
+    for (const auto& [name, handler] : across_users) {
+      r.op(name, Access::kAdmin,
+           [this, handler = handler](const Request& req) { return ((*ops_).*handler)(req); });
+    }
     return r.status();
   }
 

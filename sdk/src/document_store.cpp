@@ -125,6 +125,19 @@ Result<bool> DocumentStore::collection_exists(std::string_view project,
   return it->get<bool>();
 }
 
+Result<std::vector<std::string>> DocumentStore::collections(std::string_view project) const {
+  auto answer = host_.call_service("store.collections", project, json::object());
+  if (!answer) return answer.status();
+  const auto it = answer->find("collections");
+  if (it == answer->end() || !it->is_array()) return bad_answer("store.collections");
+  std::vector<std::string> names;
+  for (const json& name : *it) {
+    if (!name.is_string()) return bad_answer("store.collections");
+    names.push_back(name.get<std::string>());
+  }
+  return names;
+}
+
 Result<json> DocumentStore::indexes(std::string_view project, std::string_view collection) const {
   return host_.call_service("store.indexes", project, json{{"collection", collection}});
 }

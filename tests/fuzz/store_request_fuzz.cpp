@@ -45,10 +45,10 @@ constexpr std::string_view kOtherNs = "other";
 constexpr std::string_view kOtherKeys[] = {"zz-other-1", "zz-other-2"};
 
 constexpr std::string_view kServices[] = {
-    "store.insert",         "store.find",   "store.count",
-    "store.update",         "store.upsert", "store.change_state",
-    "store.restore",        "store.purge",  "store.collection_exists",
-    "store.no_such_service"};
+    "store.insert",      "store.find",           "store.count",
+    "store.update",      "store.upsert",         "store.change_state",
+    "store.restore",     "store.purge",          "store.collection_exists",
+    "store.collections", "store.no_such_service"};
 
 [[noreturn]] void fail(const char* what, const std::string& detail) {
   std::fprintf(stderr, "store_request_fuzz: %s\n%s\n", what, detail.c_str());

@@ -251,6 +251,15 @@ class MemoryStore : public ProjectStore {
     return collections_.contains({std::string(ns), std::string(collection)});
   }
 
+  Result<std::vector<std::string>> collections(std::string_view ns) override {
+    std::shared_lock lock(mutex_);
+    std::vector<std::string> names;
+    for (const auto& [in, name] : collections_) {
+      if (in == ns) names.push_back(name);  // a std::set of pairs: by name within ns
+    }
+    return names;
+  }
+
   Status ping() override { return Status::ok(); }
 
  private:

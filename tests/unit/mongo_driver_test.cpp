@@ -727,6 +727,21 @@ TEST_F(MongoWire, RestorePurgeExistsAndPing) {
   EXPECT_EQ(the("ping")["$db"], "admin");
 }
 
+TEST_F(MongoWire, CollectionsAreReadFromTheMarkersOfTheNamespaceByName) {
+  start({{"find",
+          {cursor(json::array(
+              {{{"_id", "collection/alpha"}, {"ns", "collection"}, {"name", "alpha"}},
+               {{"_id", "collection/zeta"}, {"ns", "collection"}, {"name", "zeta"}}}))}}});
+  if (!store_) return;
+  auto names = store_->collections("collection");
+  ASSERT_TRUE(names.is_ok()) << names.status().to_string();
+  EXPECT_EQ(*names, (std::vector<std::string>{"alpha", "zeta"}));
+  ojson find = the("find");
+  EXPECT_EQ(find["find"], "collections");
+  EXPECT_EQ(find["filter"], (ojson{{"ns", "collection"}}));
+  EXPECT_EQ(find["sort"], (ojson{{"_id", {{"$numberInt", "1"}}}}));
+}
+
 TEST_F(MongoWire, ServerErrorsAreInternalErrors) {
   start({{"find", {{{"ok", 0}, {"errmsg", "boom"}, {"code", 2}}}},
          {"aggregate", {{{"ok", 0}, {"errmsg", "count failed"}, {"code", 2}}}}});

@@ -887,6 +887,21 @@ TEST_P(StoreConformance, CollectionExistsFromItsFirstInsertOn) {
   EXPECT_FALSE(exists(kNs, "ce2"));
 }
 
+TEST_P(StoreConformance, CollectionsAreListedByNameWithinTheirNamespace) {
+  auto none = store_->collections(kNs);
+  ASSERT_TRUE(none) << none.status().to_string();
+  EXPECT_TRUE(none->empty());
+  insert("zeta", R"([{"_key": "z1"}])");
+  insert("alpha", R"([{"_key": "a1"}, {"_key": "a2"}])");
+  set_state("alpha", "{}", State::kActive, State::kDeleted, "r", 1);
+  EXPECT_EQ(purge(kNs, State::kDeleted, 2), 2);
+  ASSERT_TRUE(store_->insert("other", {"beta", docs(R"([{"_key": "b1"}])")}));
+  auto listed = store_->collections(kNs);
+  ASSERT_TRUE(listed) << listed.status().to_string();
+  EXPECT_EQ(*listed, (std::vector<std::string>{"alpha", "zeta"}));
+  EXPECT_EQ(*store_->collections("other"), std::vector<std::string>{"beta"});
+}
+
 // ---- events of writes (store.hpp Events): journaled with the write, one per document ----
 
 // The journal documents `plugin` holds, oldest first.

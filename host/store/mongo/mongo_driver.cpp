@@ -326,6 +326,20 @@ class MongoProjectStore : public ProjectStore {
     });
   }
 
+  Result<std::vector<std::string>> collections(std::string_view ns) override {
+    return guarded([&]() -> Result<std::vector<std::string>> {
+      BsonDoc filter;
+      bson_append_utf8(filter.get(), "ns", 2, ns.data(), static_cast<int>(ns.size()));
+      Collection collections(*pool_, database_, mongo::kCollections);
+      // Marker ids are "<ns>/<name>": in id order, the names are in order.
+      auto ids = collections.find_keys(filter.get());
+      if (!ids) return ids.status();
+      std::vector<std::string> names;
+      for (const std::string& id : *ids) names.push_back(id.substr(ns.size() + 1));
+      return names;
+    });
+  }
+
   Result<json> indexes(std::string_view ns, std::string_view collection) override {
     return guarded([&]() -> Result<json> { return auto_indexes_.list(ns, collection); });
   }

@@ -659,6 +659,18 @@ Result<bool> SqliteProjectStore::collection_exists(std::string_view ns,
   });
 }
 
+Result<std::vector<std::string>> SqliteProjectStore::collections(std::string_view ns) {
+  return read([&](Connection& db) -> Result<std::vector<std::string>> {
+    auto stmt = db.prepare("SELECT coll FROM collections WHERE ns = ? ORDER BY coll");
+    if (!stmt) return stmt.status();
+    (*stmt)->bind_all({std::string(ns)});
+    std::vector<std::string> names;
+    while ((*stmt)->step()) names.emplace_back((*stmt)->text_at(0));
+    if (!(*stmt)->status()) return (*stmt)->status();
+    return names;
+  });
+}
+
 Status SqliteProjectStore::ping() {
   return read([&](Connection& db) -> Result<bool> {
            auto stmt = db.prepare("SELECT 1");

@@ -65,6 +65,7 @@ class SqliteProjectStore : public ProjectStore {
                                     WriteEvents* events) override;
   Result<int64_t> purge(std::string_view ns, const store::PurgeRequest& request) override;
   Result<bool> collection_exists(std::string_view ns, std::string_view collection) override;
+  Result<std::vector<std::string>> collections(std::string_view ns) override;
   Status ping() override;
 
   Result<nlohmann::json> indexes(std::string_view ns, std::string_view collection) override;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include "opbase/host.hpp"
 #include "opbase/store.hpp"
@@ -39,6 +40,8 @@ class DocumentStore {
   Result<int64_t> purge(std::string_view project, const store::PurgeRequest& request) const;
   // Whether anything was ever inserted into the collection (it exists from then on).
   Result<bool> collection_exists(std::string_view project, std::string_view collection) const;
+  // Every collection of the plugin anything was ever inserted into, by name.
+  Result<std::vector<std::string>> collections(std::string_view project) const;
 
   // The admin side of indexes (docs/plugin-guide.md#indexes-and-query-plans), each the host's
   // answer as it came: the indexes of a collection and the fields noticed without one; adding
