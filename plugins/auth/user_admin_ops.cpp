@@ -6,6 +6,7 @@
 #include <string>
 
 #include "auth_service.hpp"
+#include "opbase/admin_paging.hpp"
 #include "opbase/iso_time.hpp"
 #include "opbase/store_access.hpp"
 #include "request_fields.hpp"
@@ -15,9 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int64_t kDefaultLimit = 50;
-constexpr int64_t kMaxLimit = 500;
-constexpr int64_t kMaxOffset = int64_t{1} << 40;
 constexpr size_t kMaxRoles = 16;
 constexpr size_t kMaxRoleBytes = 32;
 // The highest code point: a prefix search matches every text from `prefix` up to this one.
@@ -29,19 +27,6 @@ Status refused(std::string_view field, std::string message, std::string_view rea
 }
 
 Status no_such_user() { return refused("_userkey", "names no user of this project", "not_found"); }
-
-// An integer parameter within [min, max], `fallback` when absent.
-Result<int64_t> integer_in(const json& body, std::string_view field, int64_t fallback, int64_t min,
-                           int64_t max) {
-  const auto found = body.find(field);
-  if (found == body.end() || found->is_null()) return fallback;
-  if (!found->is_number_integer() || found->get<int64_t>() < min || found->get<int64_t>() > max) {
-    return refused(field,
-                   "must be an integer from " + std::to_string(min) + " to " + std::to_string(max),
-                   "range");
-  }
-  return found->get<int64_t>();
-}
 
 bool is_role(const json& role) {
   if (!role.is_string()) return false;
@@ -116,16 +101,14 @@ bool lost_a_role(const json& before, const json& after) {
 Result<Reply> AuthService::list_users(const Request& request) const {
   auto match = list_match(request.body);
   if (!match) return match.status();
-  auto limit = integer_in(request.body, "limit", kDefaultLimit, 1, kMaxLimit);
-  if (!limit) return limit.status();
-  auto offset = integer_in(request.body, "offset", 0, 0, kMaxOffset);
-  if (!offset) return offset.status();
+  auto paging = AdminPaging::from(request.body);
+  if (!paging) return paging.status();
   store::FindRequest find;
   find.collection = "users";
   find.scope = store::Scope::everyone();
   find.match = match_of(*match);
-  find.limit = *limit;
-  find.offset = *offset;
+  find.limit = paging->limit;
+  find.offset = paging->offset;
   find.with_total = true;
   auto page = store_.find(request.project_id, find);
   if (!page) return page.status();

@@ -1,7 +1,8 @@
 // The file plugin (docs/api.md#files): the six file.* ops over records in the project's store,
 // the bytes in a backend (files.backend: a folder under storage.path served on the daemon's
 // /files/ route, or an S3-compatible store reached with presigned URLs), the administrators'
-// file.settings.* ops on the project's file limits, and one background
+// file.settings.* ops on the project's file limits and their file.admin.list and
+// file.usage.list, and one background
 // thread that purges stale uploads and finishes removals (housekeeping/file_purge.hpp).
 #include <curl/curl.h>
 #include <pthread.h>
@@ -19,6 +20,7 @@
 #include "keys/url_secrets.hpp"
 #include "local/local_folder.hpp"
 #include "opbase/sdk.hpp"
+#include "ops/file_admin_ops.hpp"
 #include "ops/file_ops.hpp"
 #include "quota/usage_ledger.hpp"
 #include "routes/file_route.hpp"
@@ -117,6 +119,15 @@ class FilePlugin final : public Plugin {
       const Op op = method;
       r.op(name, Access::kAdmin, [this, op](const Request& q) { return (ops_.get()->*op)(q); });
     }
+    admin_ops_ = std::make_unique<FileAdminOps>(*store_);
+    using AdminOp = Result<Reply> (FileAdminOps::*)(const Request&) const;
+    const std::pair<const char*, AdminOp> lists[] = {{"file.admin.list", &FileAdminOps::list},
+                                                     {"file.usage.list", &FileAdminOps::usage}};
+    for (const auto& [name, method] : lists) {
+      const AdminOp op = method;
+      r.op(name, Access::kAdmin,
+           [this, op](const Request& q) { return (admin_ops_.get()->*op)(q); });
+    }
     r.route("/files/", [this](RouteCall& call) { route_->handle(call); });
   }
 
@@ -183,6 +194,7 @@ class FilePlugin final : public Plugin {
   std::set<std::string, std::less<>> projects_;
   std::unique_ptr<FilePurge> purge_;
   std::unique_ptr<FileOps> ops_;
+  std::unique_ptr<FileAdminOps> admin_ops_;
   std::unique_ptr<FileRoute> route_;
 
   mutable std::mutex base_url_mutex_;

@@ -1,9 +1,9 @@
-// The vdb plugin (docs/api.md#vector-database): vdb.insert, vdb.search and vdb.delete over
-// vector records kept in the project's store and searched through this daemon's in-memory
-// indexes. At start every project's records are loaded from the store (the truth); one
-// background thread then moves large collections' records into their HNSW graphs, reads what
-// other daemons sharing the store wrote (vdb.refresh_ms), and purges deletes once other daemons
-// had time to see them.
+// The vdb plugin (docs/api.md#vector-database): vdb.insert, vdb.search and vdb.delete (and the
+// administrators' vdb.admin.list) over vector records kept in the project's store and searched
+// through this daemon's in-memory indexes. At start every project's records are loaded from the
+// store (the truth); one background thread then moves large collections' records into their HNSW
+// graphs, reads what other daemons sharing the store wrote (vdb.refresh_ms), and purges deletes
+// once other daemons had time to see them.
 #include <pthread.h>
 
 #include <chrono>
@@ -16,6 +16,7 @@
 #include "index/index_set.hpp"
 #include "opbase/rate_limiter.hpp"
 #include "opbase/sdk.hpp"
+#include "ops/vdb_admin_ops.hpp"
 #include "ops/vdb_ops.hpp"
 #include "records/collection_catalog.hpp"
 #include "records/record_store.hpp"
@@ -53,6 +54,9 @@ class VdbPlugin final : public Plugin {
     r.lane_op("vdb.insert", Access::kUser, [this](const Request& q) { return ops_->insert(q); });
     r.lane_op("vdb.search", Access::kUser, [this](const Request& q) { return ops_->search(q); });
     r.op("vdb.delete", Access::kUser, [this](const Request& q) { return ops_->remove(q); });
+    admin_ops_ = std::make_unique<VdbAdminOps>(*catalog_, *indexes_);
+    r.op("vdb.admin.list", Access::kAdmin,
+         [this](const Request& q) { return admin_ops_->list(q); });
     if (Status s = r.status(); !s) return s;
     background_ = std::thread([this] {
       pthread_setname_np(pthread_self(), "vdb-indexer");
@@ -149,6 +153,7 @@ class VdbPlugin final : public Plugin {
   std::unique_ptr<RecordStore> records_;
   std::unique_ptr<CollectionCatalog> catalog_;
   std::unique_ptr<IndexSet> indexes_;
+  std::unique_ptr<VdbAdminOps> admin_ops_;
   std::unique_ptr<StoreFeed> feed_;
   std::unique_ptr<VdbOps> ops_;
   std::vector<std::string> projects_;

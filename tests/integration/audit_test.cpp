@@ -14,20 +14,16 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kAdminEmail = "root@example.com";
-constexpr const char* kAdminPassword = "Admin-Pass-1";
 const std::string kAdminKey = "sak_audit_test_0123456789abcdef012345";  // server.admin_key
 
 TEST(Audit, AdminChangesAreWrittenWithWhoWhatAndWhenAndSecretsRedacted) {
   DaemonOptions options;
   options.plugins = {"auth", test_plugin_path("probe")};
-  options.config = {{"auth.rate.signup_per_address", "off"},
-                    {"auth.admin_email", kAdminEmail},
-                    {"auth.admin_password", kAdminPassword},
-                    {"server.admin_key", kAdminKey}};
+  options.with_admin = true;
+  options.config = {{"server.admin_key", kAdminKey}};
   auto daemon = DaemonProcess::start(options);
   ASSERT_NE(daemon, nullptr);
-  const DaemonProcess::User signed_in = daemon->signin(kAdminEmail, kAdminPassword);
+  const DaemonProcess::User signed_in = daemon->admin();
   const Headers admin = signed_in.bearer();
   const std::string admin_key = signed_in.key;
   const std::string bob = daemon->user("bob").key;

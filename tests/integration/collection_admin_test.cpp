@@ -16,20 +16,15 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kAdminEmail = "root@example.com";
-constexpr const char* kAdminPassword = "Admin-Pass-1";
-
 class CollectionAdmin : public ::testing::Test {
  protected:
   void SetUp() override {
     DaemonOptions options;
     options.plugins = {"auth", "collection", test_plugin_path("probe")};
-    options.config = {{"auth.rate.signup_per_address", "off"},
-                      {"auth.admin_email", kAdminEmail},
-                      {"auth.admin_password", kAdminPassword}};
+    options.with_admin = true;
     daemon_ = DaemonProcess::start(options);
     ASSERT_NE(daemon_, nullptr);
-    admin_ = daemon_->signin(kAdminEmail, kAdminPassword).bearer();
+    admin_ = daemon_->admin().bearer();
     for (const auto& [user, n] : {std::pair{"ada", 3}, std::pair{"bob", 2}}) {
       json docs = json::array();
       for (int i = 0; i < n; ++i) docs.push_back({{"n", i}, {"by", user}});

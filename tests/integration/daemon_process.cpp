@@ -93,6 +93,11 @@ std::vector<std::pair<std::string, std::string>> settings_for(const DaemonOption
     s.emplace_back("projects.test.endpoint_key", *endpoint_key);
     s.emplace_back("projects.test.api_key", *api_key);
   }
+  if (options.with_admin) {
+    s.emplace_back("auth.admin_email", kTestAdminEmail);
+    s.emplace_back("auth.admin_password", kTestAdminPassword);
+    s.emplace_back("auth.rate.signup_per_address", "off");
+  }
   for (const auto& [key, value] : options.config) s.emplace_back(key, value);
   return s;
 }

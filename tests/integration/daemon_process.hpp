@@ -51,7 +51,13 @@ struct DaemonOptions {
   std::string properties;
   // Extra command-line arguments after the settings (e.g. "--daemon", "--pidfile=FILE").
   std::vector<std::string> extra_args;
+  // true: the project's first administrator (auth.admin_email, kTestAdminEmail) is made by the
+  // auth plugin, and DaemonProcess::admin() signs in as them; sign-ups are not rate limited.
+  bool with_admin = false;
 };
+
+inline constexpr const char* kTestAdminEmail = "root@example.com";
+inline constexpr const char* kTestAdminPassword = "Admin-Pass-1";
 
 class DaemonProcess {
  public:
@@ -95,6 +101,8 @@ class DaemonProcess {
   // and auth.admin_password, say): a fresh session each call. Throws (failing the test) when
   // the sign-in fails.
   User signin(const std::string& email, const std::string& password) const;
+  // A fresh session of the administrator DaemonOptions::with_admin made.
+  User admin() const { return signin(kTestAdminEmail, kTestAdminPassword); }
 
   // The value of one series of GET /metrics, e.g. `opbase_requests_in_flight` or
   // `opbase_requests_total{op="echo.ping",code="OK"}`; nullopt when the series is absent.

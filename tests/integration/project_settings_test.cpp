@@ -18,16 +18,11 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kAdminEmail = "root@example.com";
-constexpr const char* kAdminPassword = "Admin-Pass-1";
-
 DaemonOptions options_of(const std::string& storage = "") {
   DaemonOptions options;
   options.plugins = {"auth", "collection", "file", "ai", test_plugin_path("probe")};
-  options.config = {{"auth.rate.signup_per_address", "off"},
-                    {"auth.admin_email", kAdminEmail},
-                    {"auth.admin_password", kAdminPassword},
-                    {"auth.password_policy", "LOW"},
+  options.with_admin = true;
+  options.config = {{"auth.password_policy", "LOW"},
                     // The configuration sends AI ops to a model server that is not there.
                     {"ai.provider", "openai"},
                     {"ai.openai.base_url", "http://127.0.0.1:9/v1"},
@@ -42,7 +37,7 @@ class ProjectSettings : public ::testing::Test {
   void start(const DaemonOptions& options) {
     daemon_ = DaemonProcess::start(options);
     ASSERT_NE(daemon_, nullptr);
-    admin_ = daemon_->signin(kAdminEmail, kAdminPassword).bearer();
+    admin_ = daemon_->admin().bearer();
   }
   HttpResponse as_admin(json body) const { return daemon_->call(body, admin_); }
   json change(const std::string& area, json data) const {

@@ -17,8 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kAdminEmail = "root@example.com";
-constexpr const char* kAdminPassword = "Admin-Pass-1";
 const std::string kAdminKey = "sak_user_admin_test_0123456789abcdef01";  // server.admin_key
 
 class UserAdmin : public ::testing::Test {
@@ -26,15 +24,13 @@ class UserAdmin : public ::testing::Test {
   void SetUp() override {
     DaemonOptions options;
     options.plugins = {"auth", "collection"};
-    options.config = {{"auth.rate.signup_per_address", "off"},
-                      {"auth.admin_email", kAdminEmail},
-                      {"auth.admin_password", kAdminPassword},
-                      {"server.admin_key", kAdminKey},
+    options.with_admin = true;
+    options.config = {{"server.admin_key", kAdminKey},
                       // Tokens of ended sessions stop working at once on this one daemon.
                       {"auth.session_recheck_ms", "0"}};
     daemon_ = DaemonProcess::start(options);
     ASSERT_NE(daemon_, nullptr);
-    const DaemonProcess::User admin = daemon_->signin(kAdminEmail, kAdminPassword);
+    const DaemonProcess::User admin = daemon_->admin();
     admin_ = admin.bearer();
     admin_key_ = admin.key;
   }
@@ -91,7 +87,7 @@ TEST_F(UserAdmin, TheListPagesAndSearches) {
   EXPECT_EQ(found.json()["meta"]["total"], 2);
   const HttpResponse admins = as_admin({{"op", "auth.user.list"}, {"role", "admin"}});
   ASSERT_EQ(admins.json()["data"].size(), 1u);
-  EXPECT_EQ(admins.json()["data"][0]["email"], kAdminEmail);
+  EXPECT_EQ(admins.json()["data"][0]["email"], kTestAdminEmail);
 
   EXPECT_EQ(reason_of(as_admin({{"op", "auth.user.list"}, {"limit", 501}})), "range");
   EXPECT_EQ(reason_of(as_admin({{"op", "auth.user.list"}, {"offset", -1}})), "range");

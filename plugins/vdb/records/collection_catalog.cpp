@@ -19,6 +19,7 @@ CollectionInfo info_of(const json& doc) {
   info.user = doc.value("_userkey", "");
   info.name = doc.value("name", "");
   info.dimensions = doc.value("dimensions", size_t{0});
+  info.created_at = doc.value("_created_at", "");
   if (const auto model = doc.find("model_version"); model != doc.end() && model->is_string()) {
     info.model_version = model->get<std::string>();
   }
@@ -101,6 +102,24 @@ Result<std::vector<CollectionInfo>> CollectionCatalog::all(std::string_view proj
     for (const json& doc : page->documents) out.push_back(info_of(doc));
     if (page->documents.size() < static_cast<size_t>(find.limit)) return out;
   }
+}
+
+Result<CatalogPage> CollectionCatalog::page(std::string_view project, std::string_view user,
+                                            int64_t limit, int64_t offset) const {
+  store::FindRequest find;
+  find.collection = std::string(kCatalogCollection);
+  find.scope = store::Scope::everyone();
+  if (!user.empty()) find.match = match_of({{"_userkey", user}});
+  find.sort = {{{"_created_at", {"_created_at"}}, true}};
+  find.limit = limit;
+  find.offset = offset;
+  find.with_total = true;
+  auto found = store_.find(project, find);
+  if (!found) return found.status();
+  CatalogPage page;
+  for (const json& doc : found->documents) page.collections.push_back(info_of(doc));
+  page.total = found->total;
+  return page;
 }
 
 }  // namespace opbase::vdb

@@ -23,6 +23,12 @@ struct CollectionInfo {
   std::string name;
   size_t dimensions = 0;
   std::optional<std::string> model_version;  // none until a record is embedded
+  std::string created_at;                    // ISO 8601, when the first insert made it
+};
+
+struct CatalogPage {
+  std::vector<CollectionInfo> collections;
+  int64_t total = 0;  // the collections matching, beyond the page
 };
 
 class CollectionCatalog {
@@ -43,6 +49,10 @@ class CollectionCatalog {
 
   // Every collection of the project (loading at start).
   Result<std::vector<CollectionInfo>> all(std::string_view project) const;
+
+  // One page of the project's collections, newest first; `user` empty: every user's.
+  Result<CatalogPage> page(std::string_view project, std::string_view user, int64_t limit,
+                           int64_t offset) const;
 
  private:
   const DocumentStore& store_;
