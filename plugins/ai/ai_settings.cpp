@@ -1,30 +1,15 @@
 #include "ai_settings.hpp"
 
-#include <dlfcn.h>
-
 #include <string>
 
-namespace opbase::ai {
-namespace {
+#include "opbase/plugin_files.hpp"
 
 // Where the package installs the offline provider's data (set by the build).
 #ifndef OPBASE_AI_INSTALLED_DATA_DIR
 #define OPBASE_AI_INSTALLED_DATA_DIR "/usr/share/opbase/ai"
 #endif
 
-// ai-data beside this plugin's shared object (a build tree), else the installed folder.
-std::filesystem::path default_data_dir() {
-  Dl_info info{};
-  static const int anchor = 0;
-  if (dladdr(&anchor, &info) != 0 && info.dli_fname != nullptr) {
-    const auto beside = std::filesystem::path(info.dli_fname).parent_path() / "ai-data";
-    std::error_code error;
-    if (std::filesystem::is_directory(beside, error)) return beside;
-  }
-  return OPBASE_AI_INSTALLED_DATA_DIR;
-}
-
-}  // namespace
+namespace opbase::ai {
 
 Result<AiSettings> AiSettings::from(const Host& host) {
   AiSettings s;
@@ -49,7 +34,8 @@ Result<AiSettings> AiSettings::from(const Host& host) {
   s.lane_queue = static_cast<int>(lane_queue);
   s.dimensions = static_cast<int>(dimensions);
   const std::string data_dir = host.config_or("ai.data_dir", "");
-  s.data_dir = data_dir.empty() ? default_data_dir() : std::filesystem::path(data_dir);
+  s.data_dir = data_dir.empty() ? folder_beside_plugin("ai-data", OPBASE_AI_INSTALLED_DATA_DIR)
+                                : std::filesystem::path(data_dir);
   return s;
 }
 

@@ -40,7 +40,8 @@ TEST(InstalledConfig, LoadsEveryShippedAreaButWebhooksAndIsReady) {
   DaemonOptions options;
   options.properties = properties;
   options.plugins = enabled_plugins(properties);
-  ASSERT_EQ(options.plugins, (std::vector<std::string>{"auth", "collection", "ai", "vdb", "file"}));
+  ASSERT_EQ(options.plugins,
+            (std::vector<std::string>{"auth", "collection", "ai", "vdb", "file", "console"}));
   options.config = {{"auth.rate.signup_per_address", "off"}};
   auto daemon = DaemonProcess::start(options);
 
@@ -51,6 +52,8 @@ TEST(InstalledConfig, LoadsEveryShippedAreaButWebhooksAndIsReady) {
   EXPECT_EQ(ready.json()["checks"]["plugins"]["ai"], "loaded");
   EXPECT_EQ(ready.json()["checks"]["plugins"]["vdb"], "loaded");
   EXPECT_EQ(ready.json()["checks"]["plugins"]["file"], "loaded");
+  EXPECT_EQ(ready.json()["checks"]["plugins"]["console"], "loaded");
+  EXPECT_EQ(daemon->request("GET", "/console/").status, 200);
 
   const auto& user = daemon->user("installed");
   const HttpResponse stored = daemon->call(

@@ -25,11 +25,13 @@ lacks() {
 }
 
 has "$daemon_deb" '^\./usr/bin/opbase$'
-for plugin in auth collection ai vdb file webhooks echo hello_c; do
+for plugin in auth collection ai vdb file webhooks console echo hello_c; do
   has "$daemon_deb" "/opbase/plugins/${plugin}\.so$"
 done
 has "$daemon_deb" '^\./usr/share/opbase/ai/glove-6b-100d\.bin$'
 has "$daemon_deb" '^\./usr/share/opbase/ai/prompts/'
+has "$daemon_deb" '^\./usr/share/opbase/console/index\.html$'
+has "$daemon_deb" '^\./usr/share/opbase/console/js/main\.js$'
 has "$daemon_deb" '^\./etc/opbase/opbase\.properties$'
 has "$daemon_deb" '^\./usr/share/doc/opbase/copyright$'
 has "$daemon_deb" '^\./usr/lib/systemd/system/opbase\.service$'

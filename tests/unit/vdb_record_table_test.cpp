@@ -188,15 +188,15 @@ TEST(VdbRecordTable, SearchesRunWhileRecordsChange) {
     }
     stop = true;
   });
-  size_t searches = 0;
-  while (!stop) {
+  // At least one search, and as many as the writer's run allows: on a loaded machine the writer
+  // may finish before this thread is scheduled at all.
+  bool every_search_found_it = true;
+  do {
     const auto hits = table.best(axis(16, 5), 3, nullptr, 0.99f);
-    ASSERT_FALSE(hits.empty());
-    EXPECT_EQ(hits[0].score, 1.0f);
-    ++searches;
-  }
+    every_search_found_it = every_search_found_it && !hits.empty() && hits[0].score == 1.0f;
+  } while (!stop);
   writer.join();
-  EXPECT_GT(searches, 0u);
+  EXPECT_TRUE(every_search_found_it);
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ inline std::string route_prefix_problem(std::string_view plugin, std::string_vie
   if (first != plugin && first != std::string(plugin) + "s") {
     return "its first segment must be the plugin's name (or it with an 's')";
   }
-  for (const std::string_view reserved : {"api", "healthz", "readyz", "metrics", "console"}) {
+  for (const std::string_view reserved : {"api", "healthz", "readyz", "metrics"}) {
     if (first == reserved) return "the host serves /" + std::string(reserved) + " itself";
   }
   return "";
