@@ -14,6 +14,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,6 +87,11 @@ class ProjectStore {
                             std::string_view path);
   virtual Result<nlohmann::json> explain(std::string_view ns, const store::FindRequest& request,
                                          bool count);
+
+  // The bytes the project's data takes where the store keeps it (the sqlite file and its
+  // write-ahead log), for the opbase_store_size_bytes gauge; nullopt when the store cannot tell
+  // (MongoDB shares its database's files between projects; the tests' reference store).
+  virtual std::optional<int64_t> size_bytes() const { return std::nullopt; }
 
   // Conveniences for host code and tests that hold documents as trees. They go through the
   // methods above, so they take the same path as a plugin's call: insert prints each document

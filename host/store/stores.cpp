@@ -94,6 +94,19 @@ std::vector<std::string> Stores::project_ids() const {
   return ids;
 }
 
+std::string Stores::size_metrics_text() const {
+  std::string lines;
+  for (const auto& [id, store] : stores_) {
+    if (const auto bytes = store->size_bytes()) {
+      lines += "opbase_store_size_bytes{project=\"" + id + "\"} " + std::to_string(*bytes) + "\n";
+    }
+  }
+  if (lines.empty()) return lines;
+  return "# HELP opbase_store_size_bytes Bytes a project's data takes in the store's files.\n"
+         "# TYPE opbase_store_size_bytes gauge\n" +
+         lines;
+}
+
 nlohmann::json Stores::readiness(bool* ready) const {
   nlohmann::json projects = nlohmann::json::object();
   for (const auto& [id, store] : stores_) {

@@ -31,6 +31,10 @@ class Stores {
   std::vector<std::string> project_ids() const;
   std::string_view driver_name() const { return driver_->name(); }
 
+  // The opbase_store_size_bytes gauge of every project whose store knows its size (exposition
+  // text, empty when none does).
+  std::string size_metrics_text() const;
+
   // {"driver": "sqlite", "projects": {"default": "ok" | "<error>"}}; ready when every one is ok.
   nlohmann::json readiness(bool* ready) const;
 

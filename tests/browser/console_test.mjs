@@ -127,6 +127,7 @@ try {
   await page.waitForSelector('#health');
   if ((await page.textContent('#health')) !== 'ready') fail('overview', 'the daemon is not ready');
   if (page.url().includes('api_key')) fail('overview', 'the keys stayed in the address');
+  if (!/[0-9.]+ (B|KiB|MiB|GiB)$/.test(await page.textContent('#store-size'))) fail('overview', 'no store size');
   const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
   if (stored.includes('eyJ')) fail('overview', 'a token was stored in the browser');
   await shot(page, 'overview');
@@ -164,6 +165,8 @@ try {
   await page.fill('input[name=search]', 'victim');
   await page.click('form[role=search] button[type=submit]');
   await page.waitForSelector('#user-results td:text("victim@example.com")');
+  await page.click('#user-results tr:has-text("victim@example.com") button:text("Profile")');
+  await page.waitForSelector('#user-profile:has-text("victim@example.com")');
   await page.click('#user-results tr:has-text("victim@example.com") button:text("Disable")');
   await page.waitForSelector('text=victim@example.com disabled');
   const refused = await call('auth.signin', { grant_type: 'password', email: 'victim@example.com', password: 'Victim-Pass-1' });
@@ -183,6 +186,8 @@ try {
   await page.click('#documents tbody tr >> nth=0 >> button:text("Delete")');
   await page.waitForSelector('#undo-delete');
   await eventually('delete', async () => (await page.$$('#documents tbody tr')).length === before - 1);
+  const counts = await page.textContent('#collection-counts tbody');
+  if (!/notes\s*1\s*0\s*1/.test(counts.replace(/\s+/g, ' '))) fail('delete', `the counts say ${counts}`);
   await shot(page, 'data-deleted');
   await page.click('#undo-delete');
   await page.waitForSelector('text=Restored the documents');

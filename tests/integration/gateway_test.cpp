@@ -553,6 +553,13 @@ TEST(GatewayReadiness, ReadyzIs503WhenNoPluginServesOps) {
   EXPECT_EQ(daemon->request("GET", "/healthz").status, 200) << "alive, only not ready";
 }
 
+// The size of the project's sqlite store: its file and write-ahead log, as they grow.
+TEST_F(Gateway, MetricsIncludeTheStoreSizeOfEachProject) {
+  const auto size = daemon_->metric("opbase_store_size_bytes{project=\"test\"}");
+  ASSERT_TRUE(size.has_value());
+  EXPECT_GE(*size, 4096);  // at least the file's first page
+}
+
 // The standard process_* series, read from /proc at each scrape: open descriptors follow the
 // connections the daemon holds.
 TEST_F(Gateway, MetricsIncludeTheProcessSeries) {

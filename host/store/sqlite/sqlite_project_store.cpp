@@ -2,6 +2,7 @@
 #include "store/sqlite/sqlite_project_store.hpp"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "opbase/internal/find_answer.hpp"
 #include "opbase/internal/store_codec.hpp"
@@ -657,6 +658,16 @@ Result<bool> SqliteProjectStore::collection_exists(std::string_view ns,
     if (!(*stmt)->status()) return (*stmt)->status();
     return exists;
   });
+}
+
+std::optional<int64_t> SqliteProjectStore::size_bytes() const {
+  int64_t total = 0;
+  for (const std::string& file : {options_.path, options_.path + "-wal"}) {
+    std::error_code error;
+    const auto size = std::filesystem::file_size(file, error);
+    if (!error) total += static_cast<int64_t>(size);
+  }
+  return total;
 }
 
 Result<std::vector<std::string>> SqliteProjectStore::collections(std::string_view ns) {

@@ -65,6 +65,7 @@ class SqliteProjectStore : public ProjectStore {
                                     WriteEvents* events) override;
   Result<int64_t> purge(std::string_view ns, const store::PurgeRequest& request) override;
   Result<bool> collection_exists(std::string_view ns, std::string_view collection) override;
+  std::optional<int64_t> size_bytes() const override;
   Result<std::vector<std::string>> collections(std::string_view ns) override;
   Status ping() override;
 

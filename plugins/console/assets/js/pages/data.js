@@ -5,7 +5,14 @@ import { field, h, pager, replace, statusLine, table, when } from "../dom.js";
 const kLimit = 20;
 
 export async function render(api, page) {
-  const { data: collections } = await api.call("collection.admin.list");
+  let { data: collections } = await api.call("collection.admin.list");
+  const counts = h("div", { id: "collection-counts" });
+  const drawCounts = () => replace(counts, table([
+    { title: "collection", value: (c) => c.name },
+    { title: "active", value: (c) => c.active },
+    { title: "archived", value: (c) => c.archived },
+    { title: "deleted", value: (c) => c.deleted },
+  ], collections, { empty: "No collection yet: nothing was inserted." }));
   const { element: message, say, fail } = statusLine();
   const results = h("div", { id: "documents" });
   const detail = h("pre", { class: "json", id: "document-json", hidden: true });
@@ -37,6 +44,9 @@ export async function render(api, page) {
   }
 
   async function load(offset = 0) {
+    detail.hidden = true;
+    collections = (await api.call("collection.admin.list")).data;
+    drawCounts();
     let parsed;
     try {
       parsed = JSON.parse(match.value || "{}");
@@ -66,13 +76,8 @@ export async function render(api, page) {
     }
   }
 
-  page.append(
-    table([
-      { title: "collection", value: (c) => c.name },
-      { title: "active", value: (c) => c.active },
-      { title: "archived", value: (c) => c.archived },
-      { title: "deleted", value: (c) => c.deleted },
-    ], collections, { empty: "No collection yet: nothing was inserted." }));
+  drawCounts();
+  page.append(counts);
   if (collections.length === 0) return;
   page.append(
     h("form", { class: "query", onsubmit: (event) => {

@@ -1,5 +1,6 @@
 // Users: search by the start of the e-mail and by role, page through, and act on one user:
-// disable or enable, give or take the admin role, sign out everywhere; invite by e-mail.
+// see the profile, disable or enable, give or take the admin role, sign out everywhere; invite
+// by e-mail.
 import { field, h, pager, replace, statusLine, table, when } from "../dom.js";
 
 const kLimit = 20;
@@ -8,12 +9,22 @@ export async function render(api, page, context) {
   const search = h("input", { type: "search", name: "search", placeholder: "e-mail starts with…" });
   const role = h("select", { name: "role" }, ["", "admin", "user"].map((r) => h("option", { value: r }, r || "any role")));
   const results = h("div", { id: "user-results" });
+  const profile = h("pre", { class: "json", id: "user-profile", hidden: true });
   const { element: message, say, fail } = statusLine();
 
   function actions(user) {
     const admin = user.roles.includes("admin");
     const key = user._userkey;
     return h("span", { class: "row-actions" },
+      h("button", { type: "button", class: "secondary", onclick: async () => {
+        try {
+          const { data } = await api.call("auth.user.get", { _userkey: key });
+          profile.hidden = false;
+          profile.textContent = JSON.stringify(data, null, 2);
+        } catch (e) {
+          fail(e);
+        }
+      } }, "Profile"),
       h("button", { type: "button", class: "secondary", onclick: () => context.change("auth.user.update", { _userkey: key, data: { disabled: !user.disabled } }, `${user.email} ${user.disabled ? "enabled" : "disabled"}.`) }, user.disabled ? "Enable" : "Disable"),
       h("button", { type: "button", class: "secondary", onclick: () => context.change("auth.user.update", { _userkey: key, data: { roles: admin ? user.roles.filter((r) => r !== "admin") : [...user.roles, "admin"] } }, `${user.email}: roles changed.`) }, admin ? "Remove admin" : "Make admin"),
       h("button", { type: "button", class: "secondary", onclick: () => context.change("auth.user.signout", { _userkey: key }, `${user.email} signed out everywhere.`) }, "Sign out everywhere"));
@@ -57,6 +68,6 @@ export async function render(api, page, context) {
     load(0);
   } }, field("Search", search), field("Role", role), h("button", { type: "submit" }, "Search"));
 
-  page.append(filters, message, results, invite);
+  page.append(filters, message, results, profile, invite);
   await load(0);
 }
