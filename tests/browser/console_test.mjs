@@ -3,9 +3,10 @@
 // usable sign-in form), a non-admin refused, sign-in, a webhook endpoint made and a delivery of
 // a document the test inserts seen in the log, a stricter password policy that refuses a weak
 // sign-up, a user found and disabled, a document deleted and restored, and the audit log. Every
-// step saves a screenshot in OPBASE_SCREENSHOTS. Run by tests/integration/console_test.cpp,
-// which starts the daemon and passes OPBASE_URL, OPBASE_ENDPOINT_KEY, OPBASE_API_KEY,
-// OPBASE_ADMIN_EMAIL and OPBASE_ADMIN_PASSWORD. Prints "figure <name> <value>" lines and exits
+// step saves a screenshot in OPBASE_SCREENSHOTS. The administrator signs in with a mailed code
+// as the second factor, read from the daemon's log (OPBASE_DAEMON_LOG; mail.transport=log). Run
+// by tests/integration/console_test.cpp, which starts the daemon and passes OPBASE_URL,
+// OPBASE_ENDPOINT_KEY, OPBASE_API_KEY, OPBASE_ADMIN_EMAIL and OPBASE_ADMIN_PASSWORD. Prints "figure <name> <value>" lines and exits
 // non-zero on the first failure.
 import http from 'node:http';
 import fs from 'node:fs/promises';
@@ -18,7 +19,7 @@ const require = createRequire(path.join(here, '..', 'package.json'));
 const { chromium } = require('playwright-core');
 
 const env = {};
-for (const name of ['OPBASE_URL', 'OPBASE_ENDPOINT_KEY', 'OPBASE_API_KEY', 'OPBASE_ADMIN_EMAIL', 'OPBASE_ADMIN_PASSWORD', 'OPBASE_SCREENSHOTS']) {
+for (const name of ['OPBASE_URL', 'OPBASE_ENDPOINT_KEY', 'OPBASE_API_KEY', 'OPBASE_ADMIN_EMAIL', 'OPBASE_ADMIN_PASSWORD', 'OPBASE_SCREENSHOTS', 'OPBASE_DAEMON_LOG']) {
   if (!process.env[name]) {
     console.error(`${name} is not set: run this through ctest (console_test), which starts the daemon`);
     process.exit(2);
@@ -59,6 +60,14 @@ const receiver = http.createServer((request, response) => {
 });
 await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
+
+// The six-digit code of the newest mail to `email` in the daemon's log, or null.
+async function mailedCode(email) {
+  const lines = (await fs.readFile(env.OPBASE_DAEMON_LOG, 'utf8')).split('\n');
+  const mail = lines.reverse().find((line) => line.includes(`mail to ${email}:`));
+  const code = mail && /\b(\d{6})\b/.exec(mail.slice(mail.indexOf('|')));
+  return code ? code[1] : null;
+}
 
 async function shot(page, name) {
   await page.screenshot({ path: path.join(env.OPBASE_SCREENSHOTS, `console-${name}.png`), fullPage: true });
@@ -122,8 +131,17 @@ try {
   if (await page.$('nav')) fail('non-admin', 'the console opened');
   await shot(page, 'refused');
 
-  // ---- an administrator signs in: the overview ----
-  await signIn(env.OPBASE_ADMIN_EMAIL, env.OPBASE_ADMIN_PASSWORD);
+  // ---- an administrator signs in with a mailed code as second factor: the overview ----
+  await page.goto(`${base}/console/${keysFragment}`);
+  await page.fill('input[name=email]', env.OPBASE_ADMIN_EMAIL);
+  await page.fill('input[name=password]', env.OPBASE_ADMIN_PASSWORD);
+  await page.click('button:text("E-mail me a code")');
+  await page.waitForSelector('input[name=otp]', { state: 'visible' });
+  let code = null;
+  await eventually('the mailed code', async () => (code = await mailedCode(env.OPBASE_ADMIN_EMAIL)) !== null);
+  await page.fill('input[name=otp]', code);
+  await shot(page, 'signin-code');
+  await page.click('form.signin button[type=submit]');
   await page.waitForSelector('#health');
   if ((await page.textContent('#health')) !== 'ready') fail('overview', 'the daemon is not ready');
   if (page.url().includes('api_key')) fail('overview', 'the keys stayed in the address');

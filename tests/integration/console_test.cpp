@@ -91,6 +91,7 @@ TEST(Console, AnAdministratorRunsTheProjectFromChromium) {
   ::setenv("OPBASE_ADMIN_PASSWORD", kTestAdminPassword, 1);
   ::setenv("OPBASE_SCREENSHOTS",
            (std::string(OPBASE_TEST_BINARY_DIR) + "/console-screenshots").c_str(), 1);
+  ::setenv("OPBASE_DAEMON_LOG", (daemon->dir() + "/stderr.txt").c_str(), 1);
   const std::string output = daemon->dir() + "/browser.out";
   const int rc =
       run_to_file({"node", std::string(OPBASE_TEST_SOURCE_DIR) + "/tests/browser/console_test.mjs"},
