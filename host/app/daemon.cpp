@@ -155,6 +155,13 @@ void Daemon::print_banner() const {
     std::printf("try: curl -s -H 'X-API-KEY: %s' -d '{\"op\":\"echo.ping\"}' http://%s:%d/api/%s\n",
                 config_.get_or("projects.default.api_key").c_str(), gateway_->host().c_str(),
                 gateway_->port(), config_.get_or("projects.default.endpoint_key").c_str());
+    // The console's bookmark: the keys ride in the fragment, which the browser never sends.
+    if (registry_.find_route("/console/") != nullptr) {
+      std::printf("console: http://%s:%d/console/#endpoint_key=%s&api_key=%s\n",
+                  gateway_->host().c_str(), gateway_->port(),
+                  config_.get_or("projects.default.endpoint_key").c_str(),
+                  config_.get_or("projects.default.api_key").c_str());
+    }
   }
   std::fflush(stdout);
 }

@@ -82,6 +82,18 @@ TEST(Console, SwitchedOffThereIsNoPageAndNoOp) {
   EXPECT_EQ(daemon->call({{"op", "console.audit.list"}}, daemon->admin().bearer()).status, 404);
 }
 
+TEST(Console, TheBannerOfGeneratedKeysGivesTheConsolesBookmark) {
+  DaemonOptions options;
+  options.plugins = {"auth", "console"};
+  options.use_default_project = true;
+  options.config = {{"projects.print_generated_keys", "true"}};
+  auto daemon = DaemonProcess::start(options);
+  const std::string expected = "console: " + daemon->base_url() +
+                               "/console/#endpoint_key=" + daemon->endpoint_key() +
+                               "&api_key=" + daemon->api_key() + "\n";
+  EXPECT_NE(daemon->output().find(expected), std::string::npos) << daemon->output();
+}
+
 TEST(Console, AnAdministratorRunsTheProjectFromChromium) {
   auto daemon = DaemonProcess::start(console_options());
   ::setenv("OPBASE_URL", daemon->base_url().c_str(), 1);

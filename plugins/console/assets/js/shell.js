@@ -56,7 +56,11 @@ export function shellView(app, api, signedOut) {
       await page[2].render(api, body, { reload: (text) => show(text), change });
       replace(content, h("h2", {}, page[1]), shown, body);
     } catch (e) {
-      replace(content, h("h2", {}, page[1]), h("p", { class: "message error", role: "alert" }, e.message));
+      // A page of an area this daemon does not load (webhooks, file, vdb) says so plainly.
+      const text = e.code === "UNKNOWN_OPERATION"
+        ? `This page needs a plugin this daemon does not load: ${e.message}`
+        : errorText(e);
+      replace(content, h("h2", {}, page[1]), h("p", { class: "message error", role: "alert" }, text));
     }
   }
   const onHashChange = () => show();
