@@ -155,6 +155,8 @@ Result<AuthConfig> AuthConfig::load(const Host& host) {
                               {{"key", "auth.admin_password"}});
   }
   if (Status s = read_settings(host, &c.settings); !s) return s;
+  c.settings.id_token_ttl_s = c.id_token_ttl_s;
+  c.settings.refresh_token_ttl_s = c.refresh_token_ttl_s;
   auto dictionary = PasswordDictionary::open(host.config_or("auth.password_dictionary", "system"));
   if (!dictionary) return dictionary.status();
   c.password_dictionary = std::move(*dictionary);

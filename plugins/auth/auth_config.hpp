@@ -27,9 +27,14 @@ struct AuthSettings {
   PasswordPolicy password_policy;               // named_policy(name), or the custom object
   RateRule send_otp_per_email{5, 900};
   RateRule signup_per_address{20, 3600};
+  // Token lifetimes, at most the configuration's (AuthConfig), which set how long retired
+  // signing keys are kept.
+  int64_t id_token_ttl_s = 3600;
+  int64_t refresh_token_ttl_s = 30 * 86'400;
 };
 
 struct AuthConfig {
+  // The longest token lifetimes: a project's settings may shorten them (AuthSettings).
   int64_t id_token_ttl_s = 3600;
   int64_t refresh_token_ttl_s = 30 * 86'400;
   // How long a replaced refresh token still returns its replacement's token set, so tabs that

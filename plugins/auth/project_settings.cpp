@@ -26,7 +26,9 @@ json values_of(const AuthSettings& s) {
           {"password_policy_name", s.password_policy_name},
           {"password_policy", to_json(s.password_policy)},
           {"send_otp_per_email", rule_text(s.send_otp_per_email)},
-          {"signup_per_address", rule_text(s.signup_per_address)}};
+          {"signup_per_address", rule_text(s.signup_per_address)},
+          {"id_token_ttl_s", s.id_token_ttl_s},
+          {"refresh_token_ttl_s", s.refresh_token_ttl_s}};
 }
 
 Status wrong(const std::string& field, const std::string& what) {
@@ -47,7 +49,18 @@ Result<RateRule> rule(const json& values, const std::string& field) {
   return wrong(field, "<limit>/<window seconds> (e.g. 10/900), or off");
 }
 
-Result<AuthSettings> from_values(const json& values) {
+// A lifetime from `min` up to the configuration's, which is the longest (see AuthConfig).
+Result<int64_t> lifetime(const json& values, const std::string& field, int64_t min, int64_t max) {
+  const json& value = values.at(field);
+  if (!value.is_number_integer() || value.get<int64_t>() < min || value.get<int64_t>() > max) {
+    return wrong(field, "an integer from " + std::to_string(min) + " to " + std::to_string(max) +
+                            " (the configuration's auth." + field + ", the longest allowed)");
+  }
+  return value.get<int64_t>();
+}
+
+// `longest`: the configuration's settings, whose token lifetimes are the longest allowed.
+Result<AuthSettings> from_values(const json& values, const AuthSettings& longest) {
   AuthSettings s;
   for (auto [field, out] :
        {std::pair{"enabled", &s.enabled}, std::pair{"allow_email_signup", &s.allow_email_signup},
@@ -73,6 +86,12 @@ Result<AuthSettings> from_values(const json& values) {
     if (!parsed) return parsed.status();
     *out = *parsed;
   }
+  auto id_ttl = lifetime(values, "id_token_ttl_s", 60, longest.id_token_ttl_s);
+  if (!id_ttl) return id_ttl.status();
+  auto refresh_ttl = lifetime(values, "refresh_token_ttl_s", 300, longest.refresh_token_ttl_s);
+  if (!refresh_ttl) return refresh_ttl.status();
+  s.id_token_ttl_s = *id_ttl;
+  s.refresh_token_ttl_s = *refresh_ttl;
   return s;
 }
 
@@ -107,13 +126,13 @@ Result<json> stored_changes(const json& data) {
 }  // namespace
 
 ProjectSettings::ProjectSettings(const DocumentStore& store, const AuthSettings& configured)
-    : stored_(store, std::string(kKey), values_of(configured)) {}
+    : configured_(configured), stored_(store, std::string(kKey), values_of(configured)) {}
 
 Result<std::shared_ptr<const AuthSettings>> ProjectSettings::of(std::string_view project,
                                                                 int64_t now_ms) const {
   auto snapshot = stored_.of(project, now_ms);
   if (!snapshot) return snapshot.status();
-  auto settings = from_values((*snapshot)->values);
+  auto settings = from_values((*snapshot)->values, configured_);
   // Only this code writes the document, after the same check: a value it cannot read is damage.
   if (!settings) return Status::internal("stored auth settings: " + settings.status().message());
   return std::make_shared<const AuthSettings>(std::move(*settings));
@@ -129,8 +148,8 @@ Result<json> ProjectSettings::change(std::string_view project, const json& data,
                                      int64_t now_ms) const {
   auto changes = stored_changes(data);
   if (!changes) return changes.status();
-  auto snapshot = stored_.change(project, *changes, now_ms, [](const json& values) {
-    auto settings = from_values(values);
+  auto snapshot = stored_.change(project, *changes, now_ms, [this](const json& values) {
+    auto settings = from_values(values, configured_);
     return settings ? Status::ok() : settings.status();
   });
   if (!snapshot) return snapshot.status();

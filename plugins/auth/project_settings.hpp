@@ -34,6 +34,7 @@ class ProjectSettings {
   static nlohmann::json to_answer(const AuthSettings& settings);
 
  private:
+  AuthSettings configured_;  // also the longest token lifetimes allowed
   StoredSettings stored_;
 };
 

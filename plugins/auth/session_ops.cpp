@@ -36,12 +36,16 @@ Result<Reply> AuthService::refresh_token(const Request& request) const {
   if (Sessions::sid_of(*refresh) != checked->sid) return Sessions::other_session();
   const std::string_view project = request.project_id;
   const int64_t now = now_ms();
-  auto rotation =
-      sessions_.rotate(project, *refresh, now, [&](const Session& next) -> Result<json> {
+  auto settings = project_settings_.of(project, now);
+  if (!settings) return settings.status();
+  const AuthSettings& lifetimes = **settings;
+  auto rotation = sessions_.rotate(
+      project, *refresh, lifetimes.refresh_token_ttl_s, now,
+      [&](const Session& next) -> Result<json> {
         auto user = users_.by_key(project, next.user_key);
         if (!user) return user.status();
         if (!*user) return Status(code::kTokenInvalid, "the account no longer exists");
-        return tokens_.token_set(project, **user, next, now);
+        return tokens_.token_set(project, **user, next, lifetimes.id_token_ttl_s, now);
       });
   if (!rotation) return rotation.status();
   return Reply(std::move(rotation->tokens));

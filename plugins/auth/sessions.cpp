@@ -50,7 +50,7 @@ Status Sessions::other_session() {
 }
 
 Result<Session> Sessions::start(std::string_view project, std::string_view user_key,
-                                std::string_view aud, int64_t now_ms) const {
+                                std::string_view aud, int64_t refresh_ttl_s, int64_t now_ms) const {
   Session session{random_hex_id(), std::string(user_key), "", std::string(aud)};
   session.refresh_token = new_refresh_token(session.sid);
   const json doc = {{"_key", session.sid},
@@ -60,7 +60,7 @@ Result<Session> Sessions::start(std::string_view project, std::string_view user_
                     {"aud", aud},
                     {"refresh_hash", sha256_hex(session.refresh_token)},
                     {"previous_hashes", json::array()},
-                    {"expires_ms", now_ms + refresh_ttl_ms_},
+                    {"expires_ms", now_ms + refresh_ttl_s * 1000},
                     {"ended", false}};
   // user.signedin, about the user, is raised by the store with the session, in its transaction.
   const store::Events signed_in{"user.signedin", "", "", std::string(user_key)};
@@ -74,7 +74,8 @@ Result<std::optional<json>> Sessions::load(std::string_view project, std::string
 }
 
 Result<Rotation> Sessions::rotate(std::string_view project, std::string_view refresh_token,
-                                  int64_t now_ms, const IssueTokens& issue) const {
+                                  int64_t refresh_ttl_s, int64_t now_ms,
+                                  const IssueTokens& issue) const {
   const std::string sid = sid_of(refresh_token);
   if (sid.empty()) return invalid();
   auto loaded = load(project, sid);
@@ -94,7 +95,7 @@ Result<Rotation> Sessions::rotate(std::string_view project, std::string_view ref
   if (!tokens) return tokens.status();
   auto updated = update_where(
       store_, project, kSessions, {{"_key", sid}, {"refresh_hash", current}, {"ended", false}},
-      set_fields(rotated_fields(session, refresh_token, next, *tokens, now_ms)));
+      set_fields(rotated_fields(session, refresh_token, next, *tokens, refresh_ttl_s, now_ms)));
   if (!updated) return updated.status();
   if (updated->documents.empty()) {
     // Another refresh with the same token won the race: within the grace it returned the set
@@ -108,7 +109,8 @@ Result<Rotation> Sessions::rotate(std::string_view project, std::string_view ref
 }
 
 json Sessions::rotated_fields(const json& session, std::string_view refresh_token,
-                              const Session& next, const json& tokens, int64_t now_ms) const {
+                              const Session& next, const json& tokens, int64_t refresh_ttl_s,
+                              int64_t now_ms) const {
   const std::string current = session.value("refresh_hash", "");
   json previous = session.value("previous_hashes", json::array());
   previous.insert(previous.begin(), current);
@@ -124,7 +126,7 @@ json Sessions::rotated_fields(const json& session, std::string_view refresh_toke
   return {{"refresh_hash", sha256_hex(next.refresh_token)},
           {"previous_hashes", std::move(previous)},
           {"refreshed_ms", now_ms},
-          {"expires_ms", now_ms + refresh_ttl_ms_},
+          {"expires_ms", now_ms + refresh_ttl_s * 1000},
           {"grace", std::move(grace)}};
 }
 

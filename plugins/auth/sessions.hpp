@@ -53,23 +53,21 @@ using IssueTokens = std::function<Result<nlohmann::json>(const Session& next)>;
 class Sessions {
  public:
   // `grace_ms`: how long a replaced refresh token returns its replacement's token set (0: never).
-  Sessions(const DocumentStore& store, int64_t refresh_ttl_s, int64_t recheck_ms,
-           int64_t grace_ms = 0)
-      : store_(store),
-        refresh_ttl_ms_(refresh_ttl_s * 1000),
-        recheck_ms_(recheck_ms),
-        grace_ms_(grace_ms) {}
+  Sessions(const DocumentStore& store, int64_t recheck_ms, int64_t grace_ms = 0)
+      : store_(store), recheck_ms_(recheck_ms), grace_ms_(grace_ms) {}
 
+  // A session whose refresh token lives `refresh_ttl_s` (the project's refresh_token_ttl_s).
   Result<Session> start(std::string_view project, std::string_view user_key, std::string_view aud,
-                        int64_t now_ms) const;
+                        int64_t refresh_ttl_s, int64_t now_ms) const;
 
   // Replaces `refresh_token` by a new one and returns the token set `issue` makes for it, which
   // is written sealed with the replacement, in the same conditional update. A token replaced
   // less than the grace interval ago returns that same set again (replayed). TOKEN_INVALID for
   // an unknown, ended or replaced token (a replaced one past the grace also ends the session),
   // TOKEN_EXPIRED past its life.
-  Result<Rotation> rotate(std::string_view project, std::string_view refresh_token, int64_t now_ms,
-                          const IssueTokens& issue) const;
+  // The new refresh token lives `refresh_ttl_s`.
+  Result<Rotation> rotate(std::string_view project, std::string_view refresh_token,
+                          int64_t refresh_ttl_s, int64_t now_ms, const IssueTokens& issue) const;
 
   // The session id a refresh token names ("" when malformed).
   static std::string sid_of(std::string_view refresh_token);
@@ -107,12 +105,11 @@ class Sessions {
   // The session's next state: the new token's hash, the replaced ones, and the grace record.
   nlohmann::json rotated_fields(const nlohmann::json& session, std::string_view refresh_token,
                                 const Session& next, const nlohmann::json& tokens,
-                                int64_t now_ms) const;
+                                int64_t refresh_ttl_s, int64_t now_ms) const;
   void remember(std::string_view project, std::string_view sid, Known known) const;
   void forget_user(std::string_view project, std::string_view user_key) const;
 
   const DocumentStore& store_;
-  int64_t refresh_ttl_ms_;
   int64_t recheck_ms_;
   int64_t grace_ms_;
   mutable std::mutex mutex_;                              // guards known_

@@ -193,9 +193,14 @@ Result<json> AuthService::signed_in(const Request& request, const json& user,
                   {{"reason", "disabled"}});
   }
   const std::string user_key = user.value("_key", "");
-  auto session = sessions_.start(request.project_id, user_key, aud, now_ms());
+  const int64_t now = now_ms();
+  auto settings = project_settings_.of(request.project_id, now);
+  if (!settings) return settings.status();
+  auto session =
+      sessions_.start(request.project_id, user_key, aud, (*settings)->refresh_token_ttl_s, now);
   if (!session) return session.status();
-  auto tokens = tokens_.token_set(request.project_id, user, *session, now_ms());
+  auto tokens =
+      tokens_.token_set(request.project_id, user, *session, (*settings)->id_token_ttl_s, now);
   if (!tokens) return tokens.status();
   return tokens;
 }

@@ -30,11 +30,11 @@ bool audience_matches(const json& aud, std::string_view expected) {
 }  // namespace
 
 Result<json> Tokens::token_set(std::string_view project, const json& user, const Session& session,
-                               int64_t now_ms) const {
+                               int64_t ttl_s, int64_t now_ms) const {
   auto ring = keys_.ring(project, now_ms);
   if (!ring) return ring.status();
   const int64_t iat = now_ms / 1000;
-  const int64_t exp = iat + ttl_s_;
+  const int64_t exp = iat + ttl_s;
   const std::string user_key = user.value("_key", "");
   const json claims = {{"sub", user_key},
                        {"aud", session.aud},
@@ -50,7 +50,7 @@ Result<json> Tokens::token_set(std::string_view project, const json& user, const
               {"refresh_token", session.refresh_token},
               {"token_type", "bearer"},
               {"token_info",
-               {{"ttl", ttl_s_},
+               {{"ttl", ttl_s},
                 {"exp", exp},
                 {"iat", iat},
                 {"aud", session.aud},

@@ -35,12 +35,12 @@ struct CheckedToken {
 
 class Tokens {
  public:
-  Tokens(const KeyRing& keys, const Sessions& sessions, int64_t id_token_ttl_s)
-      : keys_(keys), sessions_(sessions), ttl_s_(id_token_ttl_s) {}
+  Tokens(const KeyRing& keys, const Sessions& sessions) : keys_(keys), sessions_(sessions) {}
 
-  // {"id_token","refresh_token","token_type":"bearer","token_info":{...},"user_profile":{...}}.
+  // {"id_token","refresh_token","token_type":"bearer","token_info":{...},"user_profile":{...}},
+  // the id token living `ttl_s` (the project's id_token_ttl_s).
   Result<nlohmann::json> token_set(std::string_view project, const nlohmann::json& user,
-                                   const Session& session, int64_t now_ms) const;
+                                   const Session& session, int64_t ttl_s, int64_t now_ms) const;
 
   // TOKEN_INVALID / TOKEN_EXPIRED as docs/api.md#id-tokens says. With allow_expired, a genuine
   // token past its exp passes with `expired` set (refresh and sign-out accept those).
@@ -57,8 +57,6 @@ class Tokens {
   // the cache rather than copied and printed again.
   Result<std::string> claims_text(std::string_view project, std::string_view token,
                                   int64_t now_ms) const;
-
-  int64_t ttl_s() const { return ttl_s_; }
 
  private:
   using Shared = std::shared_ptr<const CheckedToken>;
@@ -85,7 +83,6 @@ class Tokens {
 
   const KeyRing& keys_;
   const Sessions& sessions_;
-  int64_t ttl_s_;
   mutable std::shared_mutex mutex_;  // guards verified_; lookups share it
   mutable std::unordered_map<std::string, Remembered, TextHash, std::equal_to<>> verified_;
 };

@@ -1,9 +1,9 @@
 // project_settings_test: the settings administrators change while the daemon runs
 // (docs/api.md#project-settings), over HTTP: only admins reach auth/file/ai.settings.get and
 // .update; unchanged settings follow the configuration; a change takes effect at once (a
-// stricter password policy refuses a weak sign-up, sign-up switched off, a smaller largest file
-// and file quota, another AI provider) and survives a restart; null goes back to the
-// configuration; bad input stores nothing; every change is in the audit log.
+// stricter password policy refuses a weak sign-up, sign-up switched off, shorter token
+// lifetimes, a smaller largest file and file quota, another AI provider) and survives a restart;
+// null goes back to the configuration; bad input stores nothing; every change is in the audit log.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -116,6 +116,22 @@ TEST_F(ProjectSettings, SignupSwitchedOffAndTheLimitsChangeAtOnce) {
   EXPECT_EQ(limited.status, 429) << limited.describe();
 }
 
+TEST_F(ProjectSettings, TokenLifetimesShortenAtOnceButNeverPassTheConfiguration) {
+  change("auth", {{"id_token_ttl_s", 120}, {"refresh_token_ttl_s", 600}});
+  const HttpResponse in = daemon_->call({{"op", "auth.signin"},
+                                         {"grant_type", "password"},
+                                         {"email", kTestAdminEmail},
+                                         {"password", kTestAdminPassword}});
+  ASSERT_EQ(in.status, 200) << in.describe();
+  const json info = in.json()["data"]["token_info"];
+  EXPECT_EQ(info["ttl"], 120);
+  EXPECT_EQ(info["exp"].get<int64_t>() - info["iat"].get<int64_t>(), 120);
+  const HttpResponse longer =
+      as_admin({{"op", "auth.settings.update"}, {"data", {{"id_token_ttl_s", 3601}}}});
+  EXPECT_EQ(longer.status, 400) << longer.describe();
+  EXPECT_EQ(longer.json()["error"]["details"]["field"], "id_token_ttl_s");
+}
+
 TEST_F(ProjectSettings, FileLimitsChangeAtOnce) {
   const Headers ada = daemon_->user("ada").bearer();
   auto presign = [&](int64_t size) {
@@ -157,6 +173,7 @@ TEST_F(ProjectSettings, BadInputStoresNothing) {
       {"auth.settings.update", {{"password_policy", "MAXIMUM"}}, "password_policy"},
       {"auth.settings.update", {{"password_policy", {{"LENGTH", {8}}}}}, "password_policy"},
       {"auth.settings.update", {{"signup_per_address", "lots"}}, "signup_per_address"},
+      {"auth.settings.update", {{"refresh_token_ttl_s", 10}}, "refresh_token_ttl_s"},
       {"auth.settings.update", {{"enabled", false}}, "enabled"},
       {"auth.settings.update", json::array(), "data"},
       {"file.settings.update", {{"max_size", 0}}, "max_size"},

@@ -62,6 +62,8 @@ export async function render(api, page, context) {
     const method = select(["password", "otp"], s.authentication_method);
     const policyNames = ["LOW", "MEDIUM", "HIGH"].concat(s.password_policy_name === "CUSTOM" ? ["CUSTOM"] : []);
     const policy = select(policyNames, s.password_policy_name);
+    const idTtl = h("input", { type: "number", min: 60, value: s.id_token_ttl_s });
+    const refreshTtl = h("input", { type: "number", min: 300, value: s.refresh_token_ttl_s });
     const otpRate = h("input", { value: s.send_otp_per_email });
     const signupRate = h("input", { value: s.signup_per_address });
     const form = settingsForm(api, context, "auth", "Sign-up and sign-in", auth, {
@@ -72,6 +74,8 @@ export async function render(api, page, context) {
       password_policy: { element: policy, read: () => (policy.value === "CUSTOM" ? s.password_policy : policy.value) },
       send_otp_per_email: { element: otpRate, read: () => otpRate.value.trim() },
       signup_per_address: { element: signupRate, read: () => signupRate.value.trim() },
+      id_token_ttl_s: { element: idTtl, read: () => Number(idTtl.value) },
+      refresh_token_ttl_s: { element: refreshTtl, read: () => Number(refreshTtl.value) },
     });
     page.append(form, h("p", { class: "hint" }, `Password policy in force: ${JSON.stringify(s.password_policy)}`));
   }
