@@ -167,16 +167,9 @@ Result<Reply> AuthService::update_profile(const Request& request) const {
   if (Sessions::sid_of(*refresh) != checked->sid) return Sessions::other_session();
   const std::string_view project = request.project_id;
   const int64_t now = now_ms();
-  auto settings = project_settings_.of(project, now);
-  if (!settings) return settings.status();
-  const AuthSettings& lifetimes = **settings;
-  auto rotation = sessions_.rotate(
-      project, *refresh, lifetimes.refresh_token_ttl_s, now,
-      [&](const Session& next) -> Result<json> {
-        auto user = users_.set(project, checked->user_key, std::move(*fields), now);
-        if (!user) return user.status();
-        return tokens_.token_set(project, *user, next, lifetimes.id_token_ttl_s, now);
-      });
+  auto rotation = rotate_session(project, *refresh, now, [&](const Session&) {
+    return users_.set(project, checked->user_key, std::move(*fields), now);
+  });
   if (!rotation) return rotation.status();
   if (rotation->replayed) {
     // Another call replaced this refresh token a moment ago; its change is not this one.

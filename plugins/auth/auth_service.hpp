@@ -77,6 +77,11 @@ class AuthService {
  private:
   struct Context;  // what one op call works with: project, time, settings, ring
   Result<Context> context_of(std::string_view project) const;
+  // Replaces the session's refresh token and issues the token set of `user_of(next)` (the
+  // account after whatever change the op makes), with the project's token lifetimes.
+  Result<Rotation> rotate_session(
+      std::string_view project, std::string_view refresh_token, int64_t now_ms,
+      const std::function<Result<nlohmann::json>(const Session&)>& user_of) const;
 
   // Sign-in pieces (signin_ops.cpp).
   Result<nlohmann::json> password_signin(const Request& request, const Context& context,

@@ -36,19 +36,29 @@ Result<Reply> AuthService::refresh_token(const Request& request) const {
   if (Sessions::sid_of(*refresh) != checked->sid) return Sessions::other_session();
   const std::string_view project = request.project_id;
   const int64_t now = now_ms();
-  auto settings = project_settings_.of(project, now);
-  if (!settings) return settings.status();
-  const AuthSettings& lifetimes = **settings;
-  auto rotation = sessions_.rotate(
-      project, *refresh, lifetimes.refresh_token_ttl_s, now,
-      [&](const Session& next) -> Result<json> {
-        auto user = users_.by_key(project, next.user_key);
-        if (!user) return user.status();
-        if (!*user) return Status(code::kTokenInvalid, "the account no longer exists");
-        return tokens_.token_set(project, **user, next, lifetimes.id_token_ttl_s, now);
-      });
+  auto rotation = rotate_session(project, *refresh, now, [&](const Session& next) -> Result<json> {
+    auto user = users_.by_key(project, next.user_key);
+    if (!user) return user.status();
+    if (!*user) return Status(code::kTokenInvalid, "the account no longer exists");
+    return std::move(**user);
+  });
   if (!rotation) return rotation.status();
   return Reply(std::move(rotation->tokens));
+}
+
+Result<Rotation> AuthService::rotate_session(
+    std::string_view project, std::string_view refresh_token, int64_t now_ms,
+    const std::function<Result<json>(const Session&)>& user_of) const {
+  auto settings = project_settings_.of(project, now_ms);
+  if (!settings) return settings.status();
+  const AuthSettings& lifetimes = **settings;
+  return sessions_.rotate(project, refresh_token, lifetimes.refresh_token_ttl_s, now_ms,
+                          [&](const Session& next) -> Result<json> {
+                            auto user = user_of(next);
+                            if (!user) return user.status();
+                            return tokens_.token_set(project, *user, next, lifetimes.id_token_ttl_s,
+                                                     now_ms);
+                          });
 }
 
 Result<Reply> AuthService::verify_id_token(const Request& request) const {
