@@ -102,6 +102,7 @@ try {
     const csp = answer.headers()['content-security-policy'] || '';
     if (!csp.includes("script-src 'self'") || !csp.includes("frame-ancestors 'none'")) fail('first load', `CSP ${csp}`);
     await page.waitForSelector('form.signin input[name=email]');
+    if (await page.isVisible('input[name=otp]')) fail('first load', 'the code field shows for a password project');
     const figures = await page.evaluate(() => {
       const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
       return { interactiveMs: performance.now(), bytes: entries.reduce((sum, e) => sum + (e.transferSize || e.encodedBodySize || 0), 0), files: entries.length };
@@ -226,6 +227,21 @@ try {
   // ---- signing out forgets the session ----
   await page.click('header button:text("Sign out")');
   await page.waitForSelector('form.signin');
+
+  // ---- a session ended elsewhere brings the console back to the sign-in form ----
+  await signIn(env.OPBASE_ADMIN_EMAIL, env.OPBASE_ADMIN_PASSWORD);
+  await page.waitForSelector('#health');
+  const elsewhere = await call('auth.signin', { grant_type: 'password', email: env.OPBASE_ADMIN_EMAIL, password: env.OPBASE_ADMIN_PASSWORD });
+  const adminKey = elsewhere.body.data.user_profile._userkey;
+  const ended = await call('auth.user.signout', { _userkey: adminKey }, elsewhere.body.data.id_token);
+  if (ended.status !== 200) fail('session ended', JSON.stringify(ended.body));
+  await eventually('session ended', async () => {
+    await page.click('nav a[data-page=audit]').catch(() => {});
+    await page.waitForTimeout(200);
+    return (await page.$('form.signin')) !== null;
+  });
+  await page.waitForSelector('text=Your session ended');
+  await shot(page, 'session-ended');
   console.log('console test passed');
 } finally {
   await browser.close();

@@ -13,8 +13,8 @@ function keysFromFragment() {
   return keys;
 }
 
-function showSignIn(keys) {
-  signInView(app, keys, (api) => shellView(app, api, () => showSignIn({ endpointKey: api.endpointKey, apiKey: api.apiKey })));
+function showSignIn(keys, notice) {
+  signInView(app, keys, (api) => shellView(app, api, (text) => showSignIn({ endpointKey: api.endpointKey, apiKey: api.apiKey }, text)), notice);
 }
 
 showSignIn(keysFromFragment());

@@ -20,6 +20,10 @@ const pages = [
   ["audit", "Audit log", audit],
 ];
 
+// Answers that mean the administrator's session is over (signed out elsewhere, disabled, no
+// longer an admin, expired): the console goes back to the sign-in form.
+const kSessionOver = ["TOKEN_INVALID", "TOKEN_EXPIRED", "AUTHENTICATION_FAILED", "FORBIDDEN"];
+
 export function shellView(app, api, signedOut) {
   const content = h("section", { class: "content", id: "content" });
   const links = pages.map(([id, title]) => h("a", { href: `#/${id}`, dataset: { page: id } }, title));
@@ -49,19 +53,27 @@ export function shellView(app, api, signedOut) {
         await api.call(op, params);
         await show(done);
       } catch (e) {
-        await show(errorText(e), "error");
+        if (!sessionOver(e)) await show(errorText(e), "error");
       }
     };
     try {
       await page[2].render(api, body, { reload: (text) => show(text), change });
       replace(content, h("h2", {}, page[1]), shown, body);
     } catch (e) {
+      if (sessionOver(e)) return;
       // A page of an area this daemon does not load (webhooks, file, vdb) says so plainly.
       const text = e.code === "UNKNOWN_OPERATION"
         ? `This page needs a plugin this daemon does not load: ${e.message}`
         : errorText(e);
       replace(content, h("h2", {}, page[1]), h("p", { class: "message error", role: "alert" }, text));
     }
+  }
+  function sessionOver(error) {
+    if (!kSessionOver.includes(error.code)) return false;
+    window.removeEventListener("hashchange", onHashChange);
+    api.forget();
+    signedOut(`Your session ended (${error.code}): sign in again.`);
+    return true;
   }
   const onHashChange = () => show();
   window.addEventListener("hashchange", onHashChange);

@@ -5,7 +5,8 @@
 import { Api } from "./api.js";
 import { errorText, field, h, replace } from "./dom.js";
 
-export function signInView(app, keys, signedIn) {
+// `notice`: why the console came back here (a session that ended), shown above the form.
+export function signInView(app, keys, signedIn, notice) {
   const endpointKey = h("input", { name: "endpoint_key", required: true, autocomplete: "off", value: keys.endpointKey, spellcheck: "false" });
   const apiKey = h("input", { name: "api_key", required: true, autocomplete: "off", type: "password", value: keys.apiKey });
   const email = h("input", { name: "email", type: "email", required: true, autocomplete: "username" });
@@ -72,6 +73,7 @@ export function signInView(app, keys, signedIn) {
     }
   };
   apiKey.addEventListener("change", showCodeIfOtp);
+  if (notice) say(notice, "error");
   replace(app, h("main", { class: "signin-page" }, form));
   showCodeIfOtp();
   (keys.endpointKey ? email : endpointKey).focus();
