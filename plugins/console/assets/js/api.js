@@ -47,6 +47,16 @@ export class Api {
     throw error;
   }
 
+  // The op's answer, or null when no plugin of this daemon serves it (an area not loaded).
+  async optional(op, params = {}) {
+    try {
+      return await this.call(op, params);
+    } catch (e) {
+      if (e.code === "UNKNOWN_OPERATION") return null;
+      throw e;
+    }
+  }
+
   async settings() {
     return (await this.call("auth.settings")).data;
   }

@@ -1,7 +1,7 @@
 // Settings: the project's settings an administrator may change (auth, file limits, the AI
 // provider). A changed setting wins over the configuration file until reset; each form sends
 // only what changed.
-import { errorText, h } from "../dom.js";
+import { h, statusLine } from "../dom.js";
 
 function checkbox(value) {
   return h("input", { type: "checkbox", checked: value });
@@ -13,7 +13,7 @@ function select(options, value) {
 
 // One form over one area's settings: `inputs` by name, each with read() giving its value.
 function settingsForm(api, context, area, title, view, inputs) {
-  const message = h("p", { class: "message", role: "status" });
+  const { element: message, say, fail } = statusLine();
   const rows = Object.entries(inputs).map(([name, input]) => {
     const changed = view.changed.includes(name);
     input.element.id = `${area}-${name}`;
@@ -31,8 +31,7 @@ function settingsForm(api, context, area, title, view, inputs) {
       await api.call(`${area}.settings.update`, { data: changes });
       context.reload(`Saved ${Object.keys(changes).join(", ")}: in force now.`);
     } catch (e) {
-      message.className = "message error";
-      message.textContent = errorText(e);
+      fail(e);
     }
   }
   const form = h("form", { class: "settings", id: `settings-${area}`, onsubmit: (event) => {
@@ -43,8 +42,7 @@ function settingsForm(api, context, area, title, view, inputs) {
       if (JSON.stringify(value) !== JSON.stringify(view.settings[name])) changes[name] = value;
     }
     if (Object.keys(changes).length === 0) {
-      message.className = "message info";
-      message.textContent = "Nothing changed.";
+      say("Nothing changed.");
       return;
     }
     save(changes);
@@ -53,8 +51,9 @@ function settingsForm(api, context, area, title, view, inputs) {
 }
 
 export async function render(api, page, context) {
-  const [auth, file, ai] = await Promise.all(
-    ["auth", "file", "ai"].map((area) => api.call(`${area}.settings.get`).then((r) => r.data).catch(() => null)));
+  // An area whose plugin this daemon does not load has no form.
+  const [auth, file, ai] = await Promise.all(["auth", "file", "ai"].map(async (area) =>
+    (await api.optional(`${area}.settings.get`))?.data));
   if (auth) {
     const s = auth.settings;
     const signup = checkbox(s.allow_email_signup);
