@@ -56,6 +56,12 @@ bench.user_call = function(json_body, user)
   wrk.headers["Authorization"] = "Bearer " .. bench.state("token-" .. user)
 end
 
+-- The same with the server admin key (bench/run.sh sets server.admin_key): an admin op.
+bench.admin_call = function(json_body)
+  bench.api_call(json_body)
+  wrk.headers["X-Admin-Key"] = env("BENCH_ADMIN_KEY")
+end
+
 -- A value a scenario's setup hook wrote to $BENCH_STATE_DIR/<name> (trailing newline dropped).
 bench.state = function(name)
   local path = env("BENCH_STATE_DIR") .. "/" .. name

@@ -22,6 +22,10 @@
   bench_api.py indexed5     1,000 documents of user u1 in "bench_ins5" with fields a..e, then
                             three counts on each field, which read all 1,000: the store indexes
                             the five fields by itself (ins_one_idx5 then inserts there).
+  bench_api.py people       100,000 accounts p0..p99999@bench.example.com (signed up from 8
+                            threads; the admin scenarios run the daemon with cheap password
+                            hashing for it) and 100,000 documents in "admin_docs", 1,000 for
+                            each of 100 of them. Idempotent like big.
   bench_api.py one <file>   inserts one document for user "u0" in "bench_small" and writes
                             its _key to BENCH_STATE_DIR/<file>.
 Users are real accounts of the auth plugin, signed in with a password; their tokens are real
@@ -125,6 +129,28 @@ def seed_scan():
     open(marker, "w").close()
 
 
+def seed_people():
+    marker = os.path.join(STATE, "people.seeded")
+    if os.path.exists(marker):
+        return
+    from concurrent.futures import ThreadPoolExecutor
+    started = time.time()
+
+    def sign_up(first):
+        for i in range(first, 100_000, 8):
+            call({"op": "auth.signup", "email": email_of("p%d" % i), "password": PASSWORD,
+                  "display_name": "p%d" % i})
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(sign_up, range(8)))
+    for owner in range(100):
+        token = sign_in("p%d" % owner)["id_token"]
+        docs = [{"name": "doc %d" % i, "n": i, "owner_no": owner} for i in range(1000)]
+        call({"op": "collection.insert", "collection": "admin_docs", "data": docs}, token)
+    print("seeded 100,000 accounts and 100,000 documents in %.1f s" % (time.time() - started))
+    open(marker, "w").close()
+
+
 def warm(user, request_text):
     token = token_of(user)
     request = json.loads(request_text)
@@ -179,6 +205,8 @@ if __name__ == "__main__":
         warm(sys.argv[2], sys.argv[3])
     elif command == "indexed5":
         seed_indexed5()
+    elif command == "people":
+        seed_people()
     elif command == "one":
         seed_one(sys.argv[2])
     else:
