@@ -1,0 +1,117 @@
+// ALTCHA challenges and solutions (see altcha.hpp).
+#include "altcha/altcha.hpp"
+
+#include <openssl/crypto.h>
+#include <openssl/hmac.h>
+#include <openssl/sha.h>
+
+#include <charconv>
+
+#include "opbase/base64.hpp"
+#include "opbase/hex.hpp"
+
+namespace opbase::captcha {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kAlgorithm = "SHA-256";
+constexpr size_t kMaxPayloadBytes = 4096;
+constexpr std::string_view kExpiresParam = "expires=";
+
+std::string sha256_hex(std::string_view text) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
+  return hex_encode(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
+}
+
+std::string hmac_hex(std::string_view key, std::string_view text) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest, &length);
+  return hex_encode(std::string_view(reinterpret_cast<const char*>(digest), length));
+}
+
+bool same(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+Status refused(std::string_view reason, std::string message) {
+  return Status::validation(std::move(message), {{"field", "captcha"}, {"reason", reason}});
+}
+
+// The salt's "expires" parameter (unix seconds), or -1 when it has none.
+int64_t expires_of(std::string_view salt) {
+  const size_t query = salt.find('?');
+  if (query == std::string_view::npos) return -1;
+  std::string_view params = salt.substr(query + 1);
+  while (!params.empty()) {
+    const size_t end = params.find('&');
+    const std::string_view param = params.substr(0, end);
+    if (param.starts_with(kExpiresParam)) {
+      const std::string_view digits = param.substr(kExpiresParam.size());
+      int64_t value = -1;
+      const auto [at, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+      return error == std::errc() && at == digits.data() + digits.size() ? value : -1;
+    }
+    params = end == std::string_view::npos ? std::string_view() : params.substr(end + 1);
+  }
+  return -1;
+}
+
+}  // namespace
+
+json Challenge::to_json() const {
+  return {{"algorithm", kAlgorithm},
+          {"challenge", challenge},
+          {"maxnumber", maxnumber},
+          {"salt", salt},
+          {"signature", signature}};
+}
+
+Challenge make_challenge(std::string_view key, int64_t number, int64_t maxnumber,
+                         std::string_view salt_hex, int64_t expires_s) {
+  Challenge out;
+  out.salt = std::string(salt_hex) + "?expires=" + std::to_string(expires_s);
+  out.challenge = sha256_hex(out.salt + std::to_string(number));
+  out.maxnumber = maxnumber;
+  out.signature = hmac_hex(key, out.challenge);
+  return out;
+}
+
+Result<Solution> parse_solution(std::string_view payload) {
+  const Status malformed = refused("malformed", "captcha is not an ALTCHA solution");
+  if (payload.size() > kMaxPayloadBytes) return malformed;
+  const auto text = base64_decode(payload);
+  if (!text) return malformed;
+  const json fields = json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (!fields.is_object()) return malformed;
+  for (const char* name : {"algorithm", "challenge", "salt", "signature"}) {
+    const auto found = fields.find(name);
+    if (found == fields.end() || !found->is_string()) return malformed;
+  }
+  const auto number = fields.find("number");
+  if (number == fields.end() || !number->is_number_integer() || number->get<int64_t>() < 0) {
+    return malformed;
+  }
+  if (fields["algorithm"] != kAlgorithm) {
+    return refused("algorithm", "captcha must be solved with SHA-256");
+  }
+  return Solution{fields["challenge"].get<std::string>(), number->get<int64_t>(),
+                  fields["salt"].get<std::string>(), fields["signature"].get<std::string>()};
+}
+
+Status check_solution(const Solution& solution, std::string_view key, int64_t now_s) {
+  if (!same(hmac_hex(key, solution.challenge), solution.signature)) {
+    return refused("signature", "captcha was not issued by this project");
+  }
+  const int64_t expires = expires_of(solution.salt);
+  if (expires < 0 || expires <= now_s) return refused("expired", "captcha has expired");
+  if (!same(sha256_hex(solution.salt + std::to_string(solution.number)), solution.challenge)) {
+    return refused("wrong", "captcha is not solved");
+  }
+  return Status::ok();
+}
+
+}  // namespace opbase::captcha
