@@ -319,6 +319,13 @@ const DaemonProcess::User& DaemonProcess::user(const std::string& name) {
   return users_.emplace(name, signin(email, password)).first->second;
 }
 
+nlohmann::json DaemonProcess::call_expecting(int status, const nlohmann::json& body,
+                                             const Headers& extra) const {
+  const HttpResponse r = call(body, extra);
+  EXPECT_EQ(r.status, status) << body << " " << r.describe();
+  return r.json();
+}
+
 DaemonProcess::User DaemonProcess::signin(const std::string& email,
                                           const std::string& password) const {
   const HttpResponse in = call({{"op", "auth.signin"},

@@ -84,6 +84,10 @@ class DaemonProcess {
   // POST /api/<endpoint_key> with X-API-KEY and Content-Type: application/json; `extra` headers
   // are sent after those, so they may replace them.
   HttpResponse call(const nlohmann::json& body, const Headers& extra = {}) const;
+  // call() that expects the answer's HTTP `status` (a test failure naming the request and the
+  // answer when it differs) and gives the answer's JSON.
+  nlohmann::json call_expecting(int status, const nlohmann::json& body,
+                                const Headers& extra = {}) const;
   // Any request, on a fresh connection.
   HttpResponse request(const std::string& method, const std::string& path,
                        const std::string& body = "", const Headers& headers = {}) const;

@@ -41,10 +41,8 @@ class StorageAdmin : public ::testing::Test {
                       daemon_->user(user).bearer());
     ASSERT_EQ(r.status, 200) << r.describe();
   }
-  json as_admin(json body, int status = 200) const {
-    const HttpResponse r = daemon_->call(body, admin_);
-    EXPECT_EQ(r.status, status) << body << " " << r.describe();
-    return r.json();
+  json as_admin(const json& body, int status = 200) const {
+    return daemon_->call_expecting(status, body, admin_);
   }
 
   std::unique_ptr<DaemonProcess> daemon_;
