@@ -77,13 +77,14 @@ done
 
 # The npm packages of tests/package.json (exact versions: jose for id tokens, standardwebhooks
 # for webhook signatures, playwright-core to drive chromium, typescript to check the JavaScript
-# client's types, @20minutes/s3rver as the S3-compatible store of the file plugin's S3 tests),
+# client's types, @20minutes/s3rver as the S3-compatible store of the file plugin's S3 tests,
+# altcha-lib and the altcha widget for the captcha plugin's challenges),
 # into tests/node_modules; again whenever one of them is missing, so a checkout that had only
 # the older list gets the new one.
 [ "$mode" = "--run" ] && exit 0
 tests_dir="$(cd "$(dirname "$0")/../tests" && pwd)"
 need_npm=false
-for module in jose standardwebhooks playwright-core typescript @20minutes/s3rver; do
+for module in jose standardwebhooks playwright-core typescript @20minutes/s3rver altcha altcha-lib; do
   [ -d "$tests_dir/node_modules/$module" ] || need_npm=true
 done
 if $need_npm; then

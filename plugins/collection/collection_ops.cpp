@@ -249,8 +249,11 @@ Result<json> CollectionOps::owner_for_insert(const Request& request,
   if (!verdict) return verdict.status();
   const auto valid = verdict->find("valid");
   if (valid == verdict->end() || !valid->is_boolean() || !valid->get<bool>()) {
-    return Status(code::kAuthenticationFailed, "the captcha was not accepted",
-                  {{"field", "captcha"}});
+    // The verifier's reason (expired, replayed, ...) tells the page whether to solve afresh.
+    json details{{"field", "captcha"}};
+    const auto reason = verdict->find("reason");
+    if (reason != verdict->end() && reason->is_string()) details["reason"] = *reason;
+    return Status(code::kAuthenticationFailed, "the captcha was not accepted", std::move(details));
   }
   return json(nullptr);
 }

@@ -17,8 +17,8 @@
 #include "backends/local_backend.hpp"
 #include "backends/s3_backend.hpp"
 #include "housekeeping/file_purge.hpp"
-#include "keys/url_secrets.hpp"
 #include "local/local_folder.hpp"
+#include "opbase/project_secret.hpp"
 #include "opbase/sdk.hpp"
 #include "ops/file_admin_ops.hpp"
 #include "ops/file_ops.hpp"
@@ -48,7 +48,8 @@ class FilePlugin final : public Plugin {
     }
     curl_started_ = true;
     store_ = std::make_unique<DocumentStore>(host());
-    secrets_ = std::make_unique<UrlSecrets>(*store_);
+    // Keys are unique across the whole store: this one names its plugin.
+    secrets_ = std::make_unique<ProjectSecret>(*store_, "file_keys", "file_url_secret");
     ledger_ = std::make_unique<UsageLedger>(*store_);
     if (Status made = make_backend(); !made) return made;
     auto projects = list_projects();
@@ -186,7 +187,7 @@ class FilePlugin final : public Plugin {
   FileSettings settings_;
   bool curl_started_ = false;
   std::unique_ptr<DocumentStore> store_;
-  std::unique_ptr<UrlSecrets> secrets_;
+  std::unique_ptr<ProjectSecret> secrets_;
   std::unique_ptr<UsageLedger> ledger_;
   std::unique_ptr<ProjectLimits> limits_;
   std::unique_ptr<LocalFolder> folder_;  // the local backend's; null on s3

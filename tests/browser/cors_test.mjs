@@ -4,16 +4,12 @@
 // a failed call's code and request id. Run by tests/integration/browser_test.cpp, which starts
 // the daemon and passes OPBASE_URL, OPBASE_ENDPOINT_KEY and OPBASE_API_KEY. Exits non-zero on
 // any failure; OPBASE_SCREENSHOT names a PNG to keep the page's picture in.
-import http from 'node:http';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { launch_chromium, repo, serve_page } from './browser_tools.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '../..');
-const require = createRequire(path.join(repo, 'tests/package.json'));
-const { chromium } = require('playwright-core');
 
 for (const name of ['OPBASE_URL', 'OPBASE_ENDPOINT_KEY', 'OPBASE_API_KEY']) {
   if (!process.env[name]) {
@@ -44,16 +40,9 @@ async function serve(request, response) {
   }
 }
 
-const server = http.createServer((request, response) => void serve(request, response));
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const pageUrl = `http://127.0.0.1:${server.address().port}/`;
+const { server, pageUrl } = await serve_page(serve);
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync'],
-});
+const browser = await launch_chromium();
 let failures = [];
 try {
   const page = await browser.newPage();

@@ -52,7 +52,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Accepted: the same challenge made afresh from its salt and number is identical.
   const size_t at = solution->salt.find("?expires=");
   check(at != std::string::npos);
-  const std::string digits = solution->salt.substr(at + 9);
+  // The parameters end with '&' (check_solution insists), after the expiry's digits.
+  const std::string digits = solution->salt.substr(at + 9, solution->salt.size() - at - 10);
   if (digits.empty() || digits.size() > 18 ||
       digits.find_first_not_of("0123456789") != std::string::npos) {
     return 0;  // other parameters after the expiry: not a salt of make_challenge's form

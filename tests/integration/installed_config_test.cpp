@@ -40,8 +40,8 @@ TEST(InstalledConfig, LoadsEveryShippedAreaButWebhooksAndIsReady) {
   DaemonOptions options;
   options.properties = properties;
   options.plugins = enabled_plugins(properties);
-  ASSERT_EQ(options.plugins,
-            (std::vector<std::string>{"auth", "collection", "ai", "vdb", "file", "console"}));
+  ASSERT_EQ(options.plugins, (std::vector<std::string>{"auth", "collection", "ai", "vdb", "file",
+                                                       "captcha", "console"}));
   options.config = {{"auth.rate.signup_per_address", "off"}};
   auto daemon = DaemonProcess::start(options);
 

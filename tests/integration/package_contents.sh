@@ -25,7 +25,7 @@ lacks() {
 }
 
 has "$daemon_deb" '^\./usr/bin/opbase$'
-for plugin in auth collection ai vdb file webhooks console echo hello_c; do
+for plugin in auth collection ai vdb file captcha webhooks console echo hello_c; do
   has "$daemon_deb" "/opbase/plugins/${plugin}\.so$"
 done
 has "$daemon_deb" '^\./usr/share/opbase/ai/glove-6b-100d\.bin$'

@@ -1,7 +1,8 @@
 // ALTCHA challenges and solutions (plugins/captcha/altcha): a challenge matches one made by an
 // independent implementation (Python's hashlib and hmac, the vector below), a solution the
 // widget would send passes until its salt expires, and every refusal names its reason: a wrong
-// number, another key's signature, a changed salt or challenge, an expiry missing or past,
+// number, another key's signature, a changed salt or challenge, an expiry missing or past, digits
+// moved from the number onto the salt,
 // another algorithm, and payloads that are not base64 of the five fields.
 #include <gtest/gtest.h>
 
@@ -20,15 +21,15 @@ constexpr std::string_view kSaltHex = "0123456789abcdef01234567";
 constexpr int64_t kExpires = 1'800'000'000;
 // From Python: sha256(salt + "4242") and hmac-sha256(key, challenge), both hex.
 constexpr std::string_view kChallenge =
-    "70cf23fa077d1a3b22ada0c080831d9e97072dbae8b3aaf47cf78505d2c19f08";
+    "90b4d5ef34b655bb875f3586a2d6d4eba888015c62c9382256b097de8968de9e";
 constexpr std::string_view kSignature =
-    "b8f0825e2cebf80382f21deccfdf8cbaca03c4ff6d63c09e042d4202cb464200";
+    "797fa7dd36801747d3c4cf0576a152a26caed41672552c0463d2ec8322fb5364";
 // base64 of Python's json.dumps of the widget's answer, "took" included.
 constexpr std::string_view kPayload =
-    "eyJhbGdvcml0aG0iOiAiU0hBLTI1NiIsICJjaGFsbGVuZ2UiOiAiNzBjZjIzZmEwNzdkMWEzYjIyYWRhMGMwODA4MzFk"
-    "OWU5NzA3MmRiYWU4YjNhYWY0N2NmNzg1MDVkMmMxOWYwOCIsICJudW1iZXIiOiA0MjQyLCAic2FsdCI6ICIwMTIzNDU2"
-    "Nzg5YWJjZGVmMDEyMzQ1Njc/ZXhwaXJlcz0xODAwMDAwMDAwIiwgInNpZ25hdHVyZSI6ICJiOGYwODI1ZTJjZWJmODAz"
-    "ODJmMjFkZWNjZmRmOGNiYWNhMDNjNGZmNmQ2M2MwOWUwNDJkNDIwMmNiNDY0MjAwIiwgInRvb2siOiA4MTJ9";
+    "eyJhbGdvcml0aG0iOiAiU0hBLTI1NiIsICJjaGFsbGVuZ2UiOiAiOTBiNGQ1ZWYzNGI2NTViYjg3NWYzNTg2YTJkNmQ0"
+    "ZWJhODg4MDE1YzYyYzkzODIyNTZiMDk3ZGU4OTY4ZGU5ZSIsICJudW1iZXIiOiA0MjQyLCAic2FsdCI6ICIwMTIzNDU2"
+    "Nzg5YWJjZGVmMDEyMzQ1Njc/ZXhwaXJlcz0xODAwMDAwMDAwJiIsICJzaWduYXR1cmUiOiAiNzk3ZmE3ZGQzNjgwMTc0"
+    "N2QzYzRjZjA1NzZhMTUyYTI2Y2FlZDQxNjcyNTUyYzA0NjNkMmVjODMyMmZiNTM2NCIsICJ0b29rIjogODEyfQ==";
 
 std::string payload_of(json fields) { return base64_encode(fields.dump()); }
 
@@ -53,7 +54,7 @@ Status check(const std::string& payload, int64_t now_s = kExpires - 60) {
 
 TEST(CaptchaAltcha, AChallengeMatchesAnIndependentImplementation) {
   const Challenge c = make_challenge(kKey, 4242, 100'000, kSaltHex, kExpires);
-  EXPECT_EQ(c.salt, "0123456789abcdef01234567?expires=1800000000");
+  EXPECT_EQ(c.salt, "0123456789abcdef01234567?expires=1800000000&");
   EXPECT_EQ(c.challenge, kChallenge);
   EXPECT_EQ(c.signature, kSignature);
   const json shown = c.to_json();
@@ -79,8 +80,19 @@ TEST(CaptchaAltcha, EveryForgeryIsRefusedWithItsReason) {
 
   // A later expiry written into the salt no longer hashes to the signed challenge.
   json longer = solved_fields();
-  longer["salt"] = std::string(kSaltHex) + "?expires=1900000000";
+  longer["salt"] = std::string(kSaltHex) + "?expires=1900000000&";
   EXPECT_EQ(reason_of(check(payload_of(longer))), "wrong");
+
+  // The number's leading digits moved onto the salt hash the same text under the same signed
+  // challenge, but the salt no longer ends with '&', so its expiry is not trusted.
+  json spliced = solved_fields();
+  spliced["salt"] = std::string(kSaltHex) + "?expires=1800000000&4";
+  spliced["number"] = 242;
+  EXPECT_EQ(reason_of(check(payload_of(spliced))), "expired");
+  json stretched = solved_fields();
+  stretched["salt"] = std::string(kSaltHex) + "?expires=18000000004";
+  stretched["number"] = 242;
+  EXPECT_EQ(reason_of(check(payload_of(stretched))), "expired");
 
   // A challenge of the client's own making is not signed by the key.
   json own = solved_fields();
@@ -92,7 +104,7 @@ TEST(CaptchaAltcha, EveryForgeryIsRefusedWithItsReason) {
   bare["salt"] = std::string(kSaltHex);
   EXPECT_EQ(reason_of(check(payload_of(bare))), "expired");
   json garbled = solved_fields();
-  garbled["salt"] = std::string(kSaltHex) + "?expires=18e8";
+  garbled["salt"] = std::string(kSaltHex) + "?expires=18e8&";
   EXPECT_EQ(reason_of(check(payload_of(garbled))), "expired");
 }
 

@@ -24,6 +24,8 @@
 #include <utility>
 #include <vector>
 
+#include "base64_text.hpp"
+
 namespace opbase::test {
 namespace {
 
@@ -64,15 +66,6 @@ Sent post(const WebhookReceiver& receiver, const std::string& path, const std::s
   return post(receiver.port(), path, body, headers);
 }
 
-std::string base64(const std::string& bytes) {
-  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                reinterpret_cast<const unsigned char*>(bytes.data()),
-                                static_cast<int>(bytes.size()));
-  out.resize(static_cast<size_t>(n));
-  return out;
-}
-
 std::string unbase64(const std::string& text) {
   std::string out(3 * text.size() / 4 + 1, '\0');
   const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
@@ -89,7 +82,7 @@ std::string unbase64(const std::string& text) {
 std::string fresh_secret() {
   std::string key(32, '\0');
   EXPECT_EQ(RAND_bytes(reinterpret_cast<unsigned char*>(key.data()), 32), 1);
-  return "whsec_" + base64(key);
+  return "whsec_" + base64_text(key);
 }
 
 // "v1," + base64 of HMAC-SHA-256 over `text`, keyed with the secret's decoded bytes.
@@ -99,7 +92,7 @@ std::string signature_over(const std::string& secret, const std::string& text) {
   unsigned int size = 0;
   HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
        reinterpret_cast<const unsigned char*>(text.data()), text.size(), mac, &size);
-  return "v1," + base64(std::string(reinterpret_cast<const char*>(mac), size));
+  return "v1," + base64_text(std::string(reinterpret_cast<const char*>(mac), size));
 }
 
 // The Standard Webhooks signature: over "<id>.<timestamp>.<body>".

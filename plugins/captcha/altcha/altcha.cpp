@@ -19,12 +19,6 @@ constexpr std::string_view kAlgorithm = "SHA-256";
 constexpr size_t kMaxPayloadBytes = 4096;
 constexpr std::string_view kExpiresParam = "expires=";
 
-std::string sha256_hex(std::string_view text) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
-  return hex_encode(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
-}
-
 std::string hmac_hex(std::string_view key, std::string_view text) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
@@ -41,10 +35,21 @@ Status refused(std::string_view reason, std::string message) {
   return Status::validation(std::move(message), {{"field", "captcha"}, {"reason", reason}});
 }
 
-// The salt's "expires" parameter (unix seconds), or -1 when it has none.
-int64_t expires_of(std::string_view salt) {
+}  // namespace
+
+std::string sha256_hex(std::string_view text) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
+  return hex_encode(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
+}
+
+// The parameters must end with '&': the challenge hashes salt + number, so without that delimiter a
+// client could move the number's leading digits onto the end of the salt ("expires=1800000000" +
+// "4242" read as "expires=18000000004" + "242") and lengthen the expiry under the same signed
+// challenge.
+int64_t salt_expiry(std::string_view salt) {
   const size_t query = salt.find('?');
-  if (query == std::string_view::npos) return -1;
+  if (query == std::string_view::npos || !salt.ends_with('&')) return -1;
   std::string_view params = salt.substr(query + 1);
   while (!params.empty()) {
     const size_t end = params.find('&');
@@ -60,8 +65,6 @@ int64_t expires_of(std::string_view salt) {
   return -1;
 }
 
-}  // namespace
-
 json Challenge::to_json() const {
   return {{"algorithm", kAlgorithm},
           {"challenge", challenge},
@@ -73,7 +76,7 @@ json Challenge::to_json() const {
 Challenge make_challenge(std::string_view key, int64_t number, int64_t maxnumber,
                          std::string_view salt_hex, int64_t expires_s) {
   Challenge out;
-  out.salt = std::string(salt_hex) + "?expires=" + std::to_string(expires_s);
+  out.salt = std::string(salt_hex) + "?expires=" + std::to_string(expires_s) + "&";
   out.challenge = sha256_hex(out.salt + std::to_string(number));
   out.maxnumber = maxnumber;
   out.signature = hmac_hex(key, out.challenge);
@@ -106,7 +109,7 @@ Status check_solution(const Solution& solution, std::string_view key, int64_t no
   if (!same(hmac_hex(key, solution.challenge), solution.signature)) {
     return refused("signature", "captcha was not issued by this project");
   }
-  const int64_t expires = expires_of(solution.salt);
+  const int64_t expires = salt_expiry(solution.salt);
   if (expires < 0 || expires <= now_s) return refused("expired", "captcha has expired");
   if (!same(sha256_hex(solution.salt + std::to_string(solution.number)), solution.challenge)) {
     return refused("wrong", "captcha is not solved");

@@ -2,10 +2,10 @@
 // pure functions: a challenge, and the check of a solution the widget sends back.
 //
 // A challenge is {algorithm: "SHA-256", challenge, maxnumber, salt, signature}: the salt is
-// random hex with "?expires=<unix seconds>" after it, `challenge` the hex SHA-256 of
-// salt + decimal(number) for a secret number from 0 to maxnumber, and `signature` the hex
-// HMAC-SHA256 of `challenge` under the project's key. The client finds the number by trying
-// them in turn. Its answer (the widget's form value) is base64 of the JSON
+// random hex with "?expires=<unix seconds>&" after it (the '&' as altcha-lib ends its salts),
+// `challenge` the hex SHA-256 of salt + decimal(number) for a secret number from 0 to maxnumber,
+// and `signature` the hex HMAC-SHA256 of `challenge` under the project's key. The client finds the
+// number by trying them in turn. Its answer (the widget's form value) is base64 of the JSON
 // {algorithm, challenge, number, salt, signature[, took]}.
 //
 // Thread-safety: pure functions.
@@ -23,7 +23,7 @@ namespace opbase::captcha {
 struct Challenge {
   std::string challenge;  // hex SHA-256 of salt + number
   int64_t maxnumber = 0;
-  std::string salt;  // "<hex>?expires=<unix seconds>"
+  std::string salt;  // "<hex>?expires=<unix seconds>&"
   std::string signature;
   nlohmann::json to_json() const;  // with "algorithm": "SHA-256"
 };
@@ -34,6 +34,13 @@ struct Solution {
   std::string salt;
   std::string signature;
 };
+
+// The hex SHA-256 of `text`, as challenges hash.
+std::string sha256_hex(std::string_view text);
+
+// The salt's "expires" parameter (unix seconds), or -1 when it has none or its parameters do not
+// end with '&'.
+int64_t salt_expiry(std::string_view salt);
 
 // A challenge for `number` (the one to find) with `salt_hex` (random) that expires at
 // `expires_s`, signed with `key`.
@@ -46,7 +53,8 @@ Challenge make_challenge(std::string_view key, int64_t number, int64_t maxnumber
 Result<Solution> parse_solution(std::string_view payload);
 
 // Whether `solution` is genuine and solved at `now_s`: the signature is the key's (reason
-// "signature"), the salt's expiry is there and not past (reason "expired"), and the number
+// "signature"), the salt's expiry is there, its parameters end with '&', and it is not past
+// (reason "expired"), and the number
 // hashes to the challenge (reason "wrong"). Compared in constant time.
 Status check_solution(const Solution& solution, std::string_view key, int64_t now_s);
 

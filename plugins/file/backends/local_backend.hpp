@@ -10,8 +10,8 @@
 #include <string>
 
 #include "backends/file_backend.hpp"
-#include "keys/url_secrets.hpp"
 #include "local/local_folder.hpp"
+#include "opbase/project_secret.hpp"
 #include "urls/signed_url.hpp"
 
 namespace opbase::file {
@@ -20,7 +20,7 @@ class LocalBackend final : public FileBackend {
  public:
   // `base_url`: where clients reach the daemon ("http://127.0.0.1:8080", no trailing '/'),
   // asked at each call because the daemon knows its port only once it listens.
-  LocalBackend(const LocalFolder& folder, UrlSecrets& secrets,
+  LocalBackend(const LocalFolder& folder, ProjectSecret& secrets,
                std::function<Result<std::string>()> base_url)
       : folder_(folder), secrets_(secrets), base_url_(std::move(base_url)) {}
 
@@ -36,7 +36,7 @@ class LocalBackend final : public FileBackend {
                                  int64_t expires_s) const;
 
   const LocalFolder& folder_;
-  UrlSecrets& secrets_;
+  ProjectSecret& secrets_;
   std::function<Result<std::string>()> base_url_;
 };
 

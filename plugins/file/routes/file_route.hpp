@@ -13,10 +13,10 @@
 #include <string>
 
 #include "backends/file_backend.hpp"
-#include "keys/url_secrets.hpp"
 #include "local/local_folder.hpp"
 #include "opbase/document_store.hpp"
 #include "opbase/host.hpp"
+#include "opbase/project_secret.hpp"
 #include "opbase/route.hpp"
 #include "settings/file_settings.hpp"
 #include "urls/signed_url.hpp"
@@ -28,7 +28,7 @@ class FileRoute {
   // `folder`: the local backend's, or nullptr on s3. `projects`: the daemon's projects; a URL
   // naming another is refused like a bad signature.
   FileRoute(const Host& host, const FileSettings& settings, const DocumentStore& store,
-            UrlSecrets& secrets, const LocalFolder* folder, const FileBackend& backend,
+            ProjectSecret& secrets, const LocalFolder* folder, const FileBackend& backend,
             std::set<std::string, std::less<>> projects)
       : host_(host),
         settings_(settings),
@@ -49,7 +49,7 @@ class FileRoute {
   const Host& host_;
   const FileSettings& settings_;
   const DocumentStore& store_;
-  UrlSecrets& secrets_;
+  ProjectSecret& secrets_;
   const LocalFolder* folder_;
   const FileBackend& backend_;
   std::set<std::string, std::less<>> projects_;

@@ -1,27 +1,28 @@
-#include "keys/url_secrets.hpp"
+// A project's random secret kept in the plugin's store (see project_secret.hpp).
+#include "opbase/project_secret.hpp"
 
-#include <openssl/rand.h>
+#include <sys/random.h>
 
 #include <stdexcept>
 
 #include "opbase/hex.hpp"
+#include "opbase/store.hpp"
 #include "opbase/store_access.hpp"
 
-namespace opbase::file {
+namespace opbase {
 namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kCollection = "file_keys";
-// Keys are unique across the whole store: this one names its plugin.
-constexpr std::string_view kKey = "file_url_secret";
 constexpr size_t kSecretBytes = 32;
 // Two daemons making the first secret at once: the loser reads the winner's.
 constexpr int kAttempts = 3;
 
+// getrandom draws from the kernel's CSPRNG, as OpenSSL's RAND_bytes would, without making every
+// plugin link OpenSSL; up to 256 bytes it returns them all once the pool is ready.
 std::string random_secret() {
   std::string bytes(kSecretBytes, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(bytes.data()), kSecretBytes) != 1) {
+  if (getrandom(bytes.data(), kSecretBytes, 0) != static_cast<ssize_t>(kSecretBytes)) {
     throw std::runtime_error("no random bytes");
   }
   return bytes;
@@ -49,7 +50,7 @@ std::string secret_in(const json& doc) {
 
 }  // namespace
 
-Result<std::string> UrlSecrets::of(std::string_view project) {
+Result<std::string> ProjectSecret::of(std::string_view project) {
   {
     const std::lock_guard lock(mutex_);
     if (auto found = secrets_.find(project); found != secrets_.end()) return found->second;
@@ -60,26 +61,26 @@ Result<std::string> UrlSecrets::of(std::string_view project) {
   return secrets_.emplace(std::string(project), *secret).first->second;
 }
 
-Result<std::string> UrlSecrets::load_or_make(std::string_view project) {
+Result<std::string> ProjectSecret::load_or_make(std::string_view project) const {
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
-    auto found = find_by_key(store_, project, kCollection, kKey);
+    auto found = find_by_key(store_, project, collection_, key_);
     if (!found) return found.status();
     if (*found) {
       std::string secret = secret_in(**found);
       if (secret.empty()) {
-        return Status::internal("the stored file URL secret (file_keys) cannot be read");
+        return Status::internal("the stored secret " + key_ + " (" + collection_ +
+                                ") cannot be read");
       }
       return secret;
     }
     const std::string secret = random_secret();
     store::InsertRequest insert{
-        std::string(kCollection),
-        {json{{"_key", kKey}, {"_userkey", nullptr}, {"secret", hex_encode(secret)}}}};
+        collection_, {json{{"_key", key_}, {"_userkey", nullptr}, {"secret", hex_encode(secret)}}}};
     const Status inserted = store_.insert(project, insert);
     if (inserted) return secret;
     if (inserted.code() != store::kDuplicateKey) return inserted;
   }
-  return Status::internal("the file URL secret could not be made");
+  return Status::internal("the secret " + key_ + " could not be made");
 }
 
-}  // namespace opbase::file
+}  // namespace opbase
