@@ -224,7 +224,8 @@ echo "bench: daemon pid $DAEMON_PID at $URL, plugins '$PLUGINS_CSV', results in 
 # environment. What it writes to BENCH_STATE_DIR/<file> the scenario reads with bench.state().
 export BENCH_STATE_DIR="$OUT/state"
 # The hooks may size their data by the points to come (refresh.setup.sh: sessions per wrk run).
-export BENCH_CONNECTIONS="$CONNECTIONS" BENCH_ROUNDS="$ROUNDS" BENCH_WARMUP_S="$WARMUP_S"
+export BENCH_CONNECTIONS="$CONNECTIONS" BENCH_ROUNDS="$ROUNDS" BENCH_WARMUP_S="$WARMUP_S" \
+  BENCH_DURATION_S="$DURATION_S"
 mkdir -p "$BENCH_STATE_DIR"
 for s in "${SCENARIOS[@]}"; do
   hook="$BENCH_DIR/scenarios/$s.setup.sh"

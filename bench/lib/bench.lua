@@ -84,6 +84,27 @@ bench.chained = function(next_request, on_answer)
   end
 end
 
+-- For scenarios whose requests can be sent once only (a refresh token, a solved captcha): the
+-- next `count` unused lines of $BENCH_STATE_DIR/<name>, which the setup hook wrote; the cursor
+-- file <name>.next remembers how far earlier wrk threads and runs took. Threads start one after
+-- another in wrk's main thread, so moving the cursor needs no lock. Fails when fewer are left.
+bench.take_from_pool = function(name, count)
+  local pool = env("BENCH_STATE_DIR") .. "/" .. name
+  local cursor_file = io.open(pool .. ".next", "r")
+  local first = cursor_file and tonumber(cursor_file:read("*a")) or 0
+  if cursor_file then cursor_file:close() end
+  local lines, line_no = {}, 0
+  for line in io.lines(pool) do
+    if line_no >= first and #lines < count then table.insert(lines, line) end
+    line_no = line_no + 1
+  end
+  assert(#lines == count, "the pool " .. name .. " is used up: run its setup hook again")
+  cursor_file = assert(io.open(pool .. ".next", "w"))
+  cursor_file:write(tostring(first + count))
+  cursor_file:close()
+  return lines
+end
+
 -- For scenarios that send many bodies (query vectors, texts): each thread cycles through the
 -- non-empty lines of $BENCH_STATE_DIR/<name>, each a request body, built into requests once in
 -- init(), from a place of its own so threads do not send the same body at the same time. Call it

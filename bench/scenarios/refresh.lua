@@ -16,28 +16,15 @@ local ready = {}  -- token pairs {id, refresh} this thread may send next
 
 -- Each thread takes unused sessions from the pool the setup hook wrote: one per connection, and
 -- one more because wrk calls the first thread's request() once before the run to see what it
--- returns, and sends nothing of it. Threads start one after another in wrk's main thread, so
--- reading and moving the cursor file needs no lock.
+-- returns, and sends nothing of it.
 function init(args)
   local connections = tonumber(bench.env("BENCH_WRK_CONNECTIONS"))
   local threads = tonumber(bench.env("BENCH_WRK_THREADS"))
   local wanted = math.ceil(connections / threads) + 1
-  local cursor_path = bench.env("BENCH_STATE_DIR") .. "/refresh_sessions.next"
-  local cursor_file = io.open(cursor_path, "r")
-  local first = cursor_file and tonumber(cursor_file:read("*a")) or 0
-  if cursor_file then cursor_file:close() end
-  local line_no = 0
-  for line in io.lines(bench.env("BENCH_STATE_DIR") .. "/refresh_sessions") do
-    if line_no >= first and #ready < wanted then
-      local id, refresh = line:match("^(%S+) (%S+)$")
-      table.insert(ready, {id, refresh})
-    end
-    line_no = line_no + 1
+  for _, line in ipairs(bench.take_from_pool("refresh_sessions", wanted)) do
+    local id, refresh = line:match("^(%S+) (%S+)$")
+    table.insert(ready, {id, refresh})
   end
-  assert(#ready == wanted, "the refresh session pool is used up: run refresh.setup.sh again")
-  cursor_file = assert(io.open(cursor_path, "w"))
-  cursor_file:write(tostring(first + wanted))
-  cursor_file:close()
 end
 
 local function next_request()

@@ -249,7 +249,7 @@ TEST(CaptchaLimits, OneAddressPresentsAtMostItsLimit) {
 
 TEST(CaptchaLimits, BadSettingsKeepThePluginOut) {
   for (const auto& [key, value] :
-       std::map<std::string, std::string>{{"captcha.maxnumber", "10"},
+       std::map<std::string, std::string>{{"captcha.maxnumber", "9"},
                                           {"captcha.expires_s", "0"},
                                           {"captcha.rate.verify_per_address", "many"}}) {
     auto daemon = DaemonProcess::start(captcha_options({{key, value}}));

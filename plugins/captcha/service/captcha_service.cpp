@@ -80,9 +80,11 @@ Result<json> CaptchaService::verify(std::string_view project, const json& input)
   sweep_if_due(project, now_ms);
   if (verdict.code() == code::kValidationError) {
     host_.count("solutions_refused_total");
-    return json{{"valid", false},
-                {"reason", verdict.details().value("reason", "malformed")},
-                {"message", verdict.message()}};
+    const json& details = verdict.details();
+    return json{
+        {"valid", false},
+        {"reason", details.is_object() ? details.value("reason", "malformed") : "malformed"},
+        {"message", verdict.message()}};
   }
   if (!verdict) return verdict;
   host_.count("solutions_accepted_total");

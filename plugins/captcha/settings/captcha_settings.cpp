@@ -4,7 +4,7 @@ namespace opbase::captcha {
 
 Result<CaptchaSettings> CaptchaSettings::from(const Host& host) {
   CaptchaSettings s;
-  auto maxnumber = host.config_int_in("captcha.maxnumber", s.maxnumber, 1'000, 100'000'000);
+  auto maxnumber = host.config_int_in("captcha.maxnumber", s.maxnumber, 10, 100'000'000);
   if (!maxnumber) return maxnumber.status();
   s.maxnumber = *maxnumber;
   auto expires = host.config_int_in("captcha.expires_s", s.expires_s, 1, 86'400);
