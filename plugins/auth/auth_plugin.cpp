@@ -75,6 +75,7 @@ class AuthPlugin final : public opbase::Plugin {
         {"auth.jwks", &AuthService::jwks},
         {"auth.admin_create", &AuthService::admin_create},
         {"auth.consume_nonce", &AuthService::consume_nonce},
+        {"auth.user_exists", &AuthService::user_exists},
     };
     for (const auto& [name, fn] : services) {
       r.service(name, [this, fn = fn](std::string_view project, const json& input) {

@@ -184,4 +184,14 @@ Result<json> AuthService::consume_nonce(std::string_view project, const json& in
   return json{{"valid", *valid}};
 }
 
+Result<json> AuthService::user_exists(std::string_view project, const json& input) const {
+  const auto user = input.find("user");
+  if (user == input.end() || !user->is_string()) {
+    return Status::validation("user is required and must be a string", {{"field", "user"}});
+  }
+  auto found = users_.by_key(project, user->get_ref<const std::string&>());
+  if (!found) return found.status();
+  return json{{"exists", found->has_value()}};
+}
+
 }  // namespace opbase::auth

@@ -73,6 +73,9 @@ class AuthService {
   Result<nlohmann::json> admin_create(std::string_view project, const nlohmann::json& input) const;
   // auth.consume_nonce {"nonce"} → {"valid": bool}, true once per issued nonce.
   Result<nlohmann::json> consume_nonce(std::string_view project, const nlohmann::json& input) const;
+  // auth.user_exists {"user": <_userkey>} → {"exists": bool}, for plugins that give a user
+  // something (the datastore's claim of anonymous documents).
+  Result<nlohmann::json> user_exists(std::string_view project, const nlohmann::json& input) const;
 
  private:
   struct Context;  // what one op call works with: project, time, settings, ring

@@ -7,6 +7,7 @@
 #include "document_rules.hpp"
 #include "lookup.hpp"
 #include "opbase/collection_name.hpp"
+#include "opbase/iso_time.hpp"
 #include "pagination.hpp"
 #include "request_fields.hpp"
 #include "statement.hpp"
@@ -439,6 +440,37 @@ Result<Reply> CollectionOps::restore(const Request& request) {
                                           events_of("", "document.updated", *collection)});
   if (!restored) return restored.status();
   return Reply({{"data", !restored->keys.empty()}});
+}
+
+// ---- collection.admin.claim ------------------------------------------------------------------
+
+// An administrator gives anonymously inserted documents (docs/api.md#anonymous-insert) to a user,
+// who then owns them as if they had inserted them. Only documents nobody owns move, so a claim
+// never takes a document from its owner, and the user must exist (asked of the auth plugin).
+Result<Reply> CollectionOps::claim(const Request& request) {
+  auto collection = collection_of(request.body);
+  if (!collection) return collection.status();
+  auto match = match_field(request.body, "match", true, user_query_);
+  if (!match) return match.status();
+  const auto user = request.body.find("user");
+  if (user == request.body.end() || !user->is_string() || user->get<std::string>().empty()) {
+    return missing("user", "the _userkey of the user who gets the documents");
+  }
+  auto exists = host_.call_service("auth.user_exists", request.project_id, {{"user", *user}});
+  if (!exists) return exists.status();
+  if (!exists->value("exists", false)) {
+    return Status::validation("no user has this _userkey", {{"field", "user"}});
+  }
+  if (Status s = require_collection(request.project_id, *collection); !s) return s;
+  match->push_back({{"_userkey", {"_userkey"}}, query::Op::kEq, nullptr});
+  store::Change change;
+  change.set = {{"_userkey", *user}, {"_modified_at", iso_time(host_.now_ms())}};
+  store::UpdateRequest update{
+      *collection, store::Scope::everyone(), {}, events_of("", "document.updated", *collection)};
+  update.steps.push_back({std::move(*match), std::move(change)});
+  auto updated = store_.update(request.project_id, update);
+  if (!updated) return updated.status();
+  return Reply({{"claimed", updated->documents.size()}});
 }
 
 // ---- collection.admin.list -------------------------------------------------------------------

@@ -34,6 +34,8 @@ class CollectionOps {
   Result<Reply> archive(const Request& request);
   Result<Reply> restore(const Request& request);
   Result<Reply> list_collections(const Request& request);  // collection.admin.list
+  // collection.admin.claim: anonymous documents given to an existing user.
+  Result<Reply> claim(const Request& request);
 
   // How users' queries are parsed: the base properties addressable, limits at limit_cap.
   const query::ParseOptions& user_query() const { return user_query_; }

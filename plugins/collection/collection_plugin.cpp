@@ -61,6 +61,7 @@ class CollectionPlugin final : public opbase::Plugin {
         {"collection.admin.count", &CollectionOps::count},
         {"collection.admin.delete", &CollectionOps::remove},
         {"collection.admin.restore", &CollectionOps::restore},
+        {"collection.admin.claim", &CollectionOps::claim},
     };
     for (const auto& [name, handler] : across_users) {
       r.op(name, Access::kAdmin,

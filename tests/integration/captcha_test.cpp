@@ -2,10 +2,10 @@
 // daemon. A page with only the API key gets an ALTCHA challenge, solves it (here by a solver of
 // the test's own, on OpenSSL's SHA-256), and inserts into a collection of
 // datastore.anonymous_insert without a token; the document belongs to nobody and only an
-// administrator sees it; npm altcha-lib solves the daemon's challenges as well. Every refusal says
-// why: no captcha, not a solution, another algorithm, a forged signature, a wrong number, expired,
-// replayed; and the per-address limit answers RATE_LIMIT_EXCEEDED. The project's signing key
-// outlives a restart.
+// administrator sees it and can give it to a user; npm altcha-lib solves the daemon's challenges as
+// well. Every refusal says why: no captcha, not a solution, another algorithm, a forged signature,
+// a wrong number, expired, replayed; and the per-address limit answers RATE_LIMIT_EXCEEDED. The
+// project's signing key outlives a restart.
 #include <gtest/gtest.h>
 #include <openssl/sha.h>
 
@@ -148,6 +148,25 @@ TEST_F(Captcha, ASolvedCaptchaInsertsADocumentThatBelongsToNobody) {
                                            daemon_->admin().bearer());
   ASSERT_EQ(all["data"].size(), 1u) << all.dump();
   EXPECT_EQ(all["data"][0]["_key"], doc["_key"]);
+
+  // An administrator gives it to a user, who then owns it; a claim moves nobody else's.
+  const json claim = {{"op", "collection.admin.claim"},
+                      {"collection", "guestbook"},
+                      {"match", {{"_key", doc["_key"]}}},
+                      {"user", daemon_->user("ada").key}};
+  EXPECT_EQ(daemon_->call(claim, daemon_->user("ada").bearer()).status, 403);
+  json nobody = claim;
+  nobody["user"] = "no-such-user";
+  EXPECT_EQ(daemon_->call(nobody, daemon_->admin().bearer()).status, 400);
+  EXPECT_EQ(daemon_->call_expecting(200, claim, daemon_->admin().bearer())["data"]["claimed"], 1);
+  const json hers = daemon_->call_expecting(
+      200, {{"op", "collection.find"}, {"collection", "guestbook"}, {"match", json::object()}},
+      daemon_->user("ada").bearer());
+  ASSERT_EQ(hers["data"].size(), 1u) << hers.dump();
+  EXPECT_EQ(hers["data"][0]["_userkey"], daemon_->user("ada").key);
+  json to_bob = claim;
+  to_bob["user"] = daemon_->user("bob").key;
+  EXPECT_EQ(daemon_->call_expecting(200, to_bob, daemon_->admin().bearer())["data"]["claimed"], 0);
 }
 
 // The daemon's challenge solved by npm altcha-lib, not by the test's own solver.
