@@ -155,9 +155,16 @@ TEST_F(Captcha, ASolvedCaptchaInsertsADocumentThatBelongsToNobody) {
                       {"match", {{"_key", doc["_key"]}}},
                       {"user", daemon_->user("ada").key}};
   EXPECT_EQ(daemon_->call(claim, daemon_->user("ada").bearer()).status, 403);
-  json nobody = claim;
-  nobody["user"] = "no-such-user";
-  EXPECT_EQ(daemon_->call(nobody, daemon_->admin().bearer()).status, 400);
+  for (const json& bad_user : {json("no-such-user"), json(""), json(42), json(nullptr)}) {
+    json nobody = claim;
+    nobody["user"] = bad_user;
+    const HttpResponse refused = daemon_->call(nobody, daemon_->admin().bearer());
+    EXPECT_EQ(refused.status, 400) << refused.describe();
+    EXPECT_EQ(refused.json()["error"]["details"]["field"], "user") << refused.describe();
+  }
+  json no_match = claim;
+  no_match.erase("match");
+  EXPECT_EQ(daemon_->call(no_match, daemon_->admin().bearer()).status, 400);
   EXPECT_EQ(daemon_->call_expecting(200, claim, daemon_->admin().bearer())["data"]["claimed"], 1);
   const json hers = daemon_->call_expecting(
       200, {{"op", "collection.find"}, {"collection", "guestbook"}, {"match", json::object()}},

@@ -76,7 +76,7 @@ Result<json> CaptchaService::verify(std::string_view project, const json& input)
     host_.count("solutions_refused_total");
     return s;
   }
-  const Status verdict = check_and_spend(project, token->get<std::string>());
+  const Status verdict = check_and_spend(project, token->get<std::string>(), now_ms);
   sweep_if_due(project, now_ms);
   if (verdict.code() == code::kValidationError) {
     host_.count("solutions_refused_total");
@@ -91,12 +91,13 @@ Result<json> CaptchaService::verify(std::string_view project, const json& input)
   return json{{"valid", true}};
 }
 
-Status CaptchaService::check_and_spend(std::string_view project, std::string_view token) {
+Status CaptchaService::check_and_spend(std::string_view project, std::string_view token,
+                                       int64_t now_ms) {
   auto solution = parse_solution(token);
   if (!solution) return solution.status();
   auto key = keys_.of(project);
   if (!key) return key.status();
-  if (Status s = check_solution(*solution, *key, host_.now_ms() / 1000); !s) return s;
+  if (Status s = check_solution(*solution, *key, now_ms / 1000); !s) return s;
   return spent_.spend(project, solution->challenge, salt_expiry(solution->salt));
 }
 

@@ -38,7 +38,7 @@ class CaptchaService {
   Result<nlohmann::json> verify(std::string_view project, const nlohmann::json& input);
 
  private:
-  Status check_and_spend(std::string_view project, std::string_view token);
+  Status check_and_spend(std::string_view project, std::string_view token, int64_t now_ms);
   void sweep_if_due(std::string_view project, int64_t now_ms);
 
   const Host& host_;
