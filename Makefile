@@ -38,7 +38,7 @@ build: configure
 	cmake --build $(BUILD_DIR) -j$(JOBS)
 
 run: configure-run
-	cmake --build $(BUILD_DIR) -j$(JOBS) --target opbase echo hello_c collection auth webhooks ai vdb file
+	cmake --build $(BUILD_DIR) -j$(JOBS) --target opbase plugins
 	$(BUILD_DIR)/host/opbase --config conf/opbase.properties \
 	  --set plugins.dir=$(BUILD_DIR)/plugins-out --set projects.print_generated_keys=true
 

@@ -14,14 +14,16 @@ set(CPACK_COMPONENT_SDK_GROUP "dev")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "net")
 
-# Only what is built: file is not (docs/api.md#not-built-yet-file).
+# Only what is built, and what is not yet (README.md's table).
 set(CPACK_DEBIAN_OPBASE_PACKAGE_NAME "opbase")
-set(CPACK_DEBIAN_OPBASE_DESCRIPTION "self-hosted backend platform: auth, JSON documents, webhooks, AI, vectors
+set(CPACK_DEBIAN_OPBASE_DESCRIPTION "self-hosted backend platform: auth, JSON documents, files, AI, vectors
 One HTTP endpoint with JSON bodies for web and mobile apps: sign-up and sign-in with
 ES256 id tokens and refresh tokens, a schema-free JSON document store (embedded SQLite,
-or MongoDB), signed webhooks to your own services, and AI text operations offline or
-through an OpenAI-compatible model server, and semantic search over vector records.
-Service areas are plugins, switched on per deployment. File storage is not built yet.")
+or MongoDB), files on disk or in an S3-compatible store, signed webhooks to your own
+services, AI text operations offline or through an OpenAI-compatible model server,
+semantic search over vector records, a captcha for anonymous inserts and a management
+console. Service areas are plugins, switched on per deployment. Sign-in through OAuth
+and OpenID providers is not built yet.")
 set(CPACK_DEBIAN_OPBASE_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_OPBASE_PACKAGE_SECTION "net")
 
@@ -34,10 +36,9 @@ set(CPACK_DEBIAN_DEV_PACKAGE_SECTION "libdevel")
 # The SDK's CMake package finds nlohmann_json; plugins need the daemon to load them.
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
   "opbase (= ${PROJECT_VERSION}), nlohmann-json3-dev (>= 3.10), cmake (>= 3.25), g++ | c++-compiler")
-# The package installs under /usr, and the binary has its default config file and plugin folder
-# compiled in from CMAKE_INSTALL_PREFIX: package only a tree configured with
-# -DCMAKE_INSTALL_PREFIX=/usr, or the installed daemon would look under /usr/local. cpack stops
-# with a message otherwise.
+# The package installs under /usr, and the binary has its default config file compiled in from
+# CMAKE_INSTALL_PREFIX: package only a tree configured with -DCMAKE_INSTALL_PREFIX=/usr, or the
+# installed daemon would read /usr/local/etc. cpack stops with a message otherwise.
 set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
 file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/packaging/cpack_project_config.cmake" CONTENT [[
 if(CPACK_GENERATOR STREQUAL "DEB" AND NOT "@CMAKE_INSTALL_PREFIX@" STREQUAL "${CPACK_PACKAGING_INSTALL_PREFIX}")

@@ -8,18 +8,15 @@
 # set that agrees with the paths compiled into the binary; for /usr they are the same text.
 
 set(OPBASE_CONF_INSTALL_DIR "${CMAKE_INSTALL_FULL_SYSCONFDIR}/opbase")
-set(OPBASE_FULL_PLUGIN_INSTALL_DIR "${CMAKE_INSTALL_FULL_LIBDIR}/opbase/plugins")
 set(_opbase_gen "${CMAKE_BINARY_DIR}/packaging")
 set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
   "${CMAKE_CURRENT_LIST_DIR}/opbase.production.properties"
   "${CMAKE_CURRENT_LIST_DIR}/opbase.service")
 
-# /etc/opbase/opbase.properties, with plugins.dir naming this build's plugin folder (on Debian
-# the multiarch one, e.g. /usr/lib/x86_64-linux-gnu/opbase/plugins).
-file(READ "${CMAKE_CURRENT_LIST_DIR}/opbase.production.properties" _opbase_text)
-string(REGEX REPLACE "\nplugins\\.dir = [^\n]*" "\nplugins.dir = ${OPBASE_FULL_PLUGIN_INSTALL_DIR}"
-  _opbase_text "${_opbase_text}")
-file(CONFIGURE OUTPUT "${_opbase_gen}/opbase.properties" CONTENT "${_opbase_text}" @ONLY)
+# /etc/opbase/opbase.properties as it is: it names no install folder (the daemon finds its
+# plugins from its own folder), so the same text serves any prefix.
+configure_file("${CMAKE_CURRENT_LIST_DIR}/opbase.production.properties"
+  "${_opbase_gen}/opbase.properties" COPYONLY)
 
 # The unit, with this build's binary and config paths.
 file(READ "${CMAKE_CURRENT_LIST_DIR}/opbase.service" _opbase_text)

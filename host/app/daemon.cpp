@@ -148,6 +148,13 @@ Status Daemon::serve() {
 void Daemon::print_banner() const {
   // Standard output carries what scripts read: the URL first, as one line.
   std::printf("listening on http://%s:%d\n", gateway_->host().c_str(), gateway_->port());
+  // Which plugins serve, and which of plugins.enabled did not load (the log says why).
+  std::string loaded, refused;
+  for (const auto& p : loader_->loaded()) loaded += (loaded.empty() ? "" : ", ") + p.name;
+  for (const auto& p : loader_->refused()) refused += (refused.empty() ? "" : ", ") + p.name;
+  std::printf("plugins loaded: %s\n", loaded.empty() ? "none" : loaded.c_str());
+  if (!refused.empty())
+    std::printf("plugins refused: %s (the log above says why)\n", refused.c_str());
   if (generated_keys_ && print_generated_keys_) {
     std::printf("project default: endpoint key %s, API key %s\n",
                 config_.get_or("projects.default.endpoint_key").c_str(),

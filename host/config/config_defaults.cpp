@@ -1,12 +1,32 @@
 // The built-in defaults: every key the host reads, its default and its meaning.
 // docs/configuration.md and conf/opbase.properties describe the same keys; keep them together.
+#include <filesystem>
+
 #include "config/config.hpp"
 
-#ifndef OPBASE_DEFAULT_PLUGIN_DIR
-#define OPBASE_DEFAULT_PLUGIN_DIR "/usr/lib/opbase/plugins"
+// The install's plugin folder seen from the daemon's folder (set by the build from the install
+// layout; this is the Debian /usr layout's).
+#ifndef OPBASE_PLUGIN_DIR_FROM_BINDIR
+#define OPBASE_PLUGIN_DIR_FROM_BINDIR "../lib/x86_64-linux-gnu/opbase/plugins"
 #endif
 
 namespace opbase::host {
+namespace {
+
+// The plugin folder of the install this daemon belongs to, found from the daemon's own file, so
+// an install to any prefix loads its own plugins: /usr/bin/opbase reads
+// /usr/lib/<multiarch>/opbase/plugins, DIR/bin/opbase reads DIR/lib/<multiarch>/opbase/plugins.
+const char* installed_plugin_folder() {
+  static const std::string folder = [] {
+    std::error_code error;
+    const auto daemon = std::filesystem::read_symlink("/proc/self/exe", error);
+    const std::filesystem::path bin = error ? "/usr/bin" : daemon.parent_path();
+    return (bin / OPBASE_PLUGIN_DIR_FROM_BINDIR).lexically_normal().string();
+  }();
+  return folder.c_str();
+}
+
+}  // namespace
 
 const std::vector<ConfigDefault>& config_defaults() {
   static const std::vector<ConfigDefault> rows = {
@@ -64,7 +84,7 @@ const std::vector<ConfigDefault>& config_defaults() {
        "seconds without a query using it before an automatic index is dropped (default 7 days)"},
       {"datastore.auto_indexes.max_per_project", "16",
        "automatic indexes per project at most (0-1000); declared indexes do not count"},
-      {"plugins.dir", OPBASE_DEFAULT_PLUGIN_DIR,
+      {"plugins.dir", installed_plugin_folder(),
        "where plugins are found: folders separated by ':', searched in order for <name>.so"},
       {"plugins.enabled", "", "plugins to load, comma-separated, in load order"},
       {"projects.generate_default", "true",

@@ -4,11 +4,6 @@
 
 #include "opbase/plugin_files.hpp"
 
-// Where the package installs the offline provider's data (set by the build).
-#ifndef OPBASE_AI_INSTALLED_DATA_DIR
-#define OPBASE_AI_INSTALLED_DATA_DIR "/usr/share/opbase/ai"
-#endif
-
 namespace opbase::ai {
 
 Result<AiSettings> AiSettings::from(const Host& host) {
@@ -34,7 +29,7 @@ Result<AiSettings> AiSettings::from(const Host& host) {
   s.lane_queue = static_cast<int>(lane_queue);
   s.dimensions = static_cast<int>(dimensions);
   const std::string data_dir = host.config_or("ai.data_dir", "");
-  s.data_dir = data_dir.empty() ? folder_beside_plugin("ai-data", OPBASE_AI_INSTALLED_DATA_DIR)
+  s.data_dir = data_dir.empty() ? folder_beside_plugin("ai-data", installed_data_folder("ai"))
                                 : std::filesystem::path(data_dir);
   return s;
 }

@@ -4,7 +4,7 @@
 //   ai.lane_threads         AI calls under way at once, default 32
 //   ai.lane_queue           AI calls waiting for one of those, default 256
 //   ai.data_dir             the offline provider's data; default: ai-data beside ai.so, else
-//                           the folder the package installs
+//                           share/opbase/ai of the install ai.so is in
 //   ai.dimensions           the offline vectors' size, default 1536 (at least 100)
 // Provider choice: provider_router.hpp; the model provider's keys: openai/openai_settings.hpp.
 //

@@ -14,10 +14,6 @@
 #include "serving/asset_answer.hpp"
 #include "serving/asset_folder.hpp"
 
-#ifndef OPBASE_CONSOLE_INSTALLED_ASSETS_DIR
-#define OPBASE_CONSOLE_INSTALLED_ASSETS_DIR "/usr/share/opbase/console"
-#endif
-
 namespace opbase::console {
 namespace {
 
@@ -38,7 +34,7 @@ class ConsolePlugin final : public Plugin {
     const std::string configured = host().config_or("console.assets_dir", "");
     auto assets = AssetFolder::load(
         configured.empty()
-            ? folder_beside_plugin("console-assets", OPBASE_CONSOLE_INSTALLED_ASSETS_DIR)
+            ? folder_beside_plugin("console-assets", installed_data_folder("console"))
             : std::filesystem::path(configured));
     if (!assets) return assets.status();
     assets_ = std::make_unique<AssetFolder>(std::move(*assets));

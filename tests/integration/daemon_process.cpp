@@ -82,10 +82,14 @@ std::vector<std::pair<std::string, std::string>> settings_for(const DaemonOption
       {"storage.path", dir},
       {"server.host", "127.0.0.1"},
       {"server.port", "0"},
-      {"plugins.dir", std::string(OPBASE_BUILT_PLUGIN_DIR) + ":" + OPBASE_TEST_PLUGIN_DIR},
-      {"plugins.enabled", join(options.plugins, ",")},
       {"log.level", "debug"},
   };
+  if (options.daemon.empty()) {
+    s.emplace_back("plugins.dir",
+                   std::string(OPBASE_BUILT_PLUGIN_DIR) + ":" + OPBASE_TEST_PLUGIN_DIR);
+  }
+  if (!options.plugins_from_properties)
+    s.emplace_back("plugins.enabled", join(options.plugins, ","));
   if (!options.use_default_project) {
     *endpoint_key = options.endpoint_key.empty() ? "ep_" + random_hex(24) : options.endpoint_key;
     *api_key = options.api_key.empty() ? "ak_" + random_hex(48) : options.api_key;
@@ -193,7 +197,8 @@ std::unique_ptr<DaemonProcess> DaemonProcess::spawn(const DaemonOptions& options
   const std::string config_file = d->dir_ + "/opbase.properties";
   write_file(config_file, options.properties);
 
-  std::vector<std::string> args = {OPBASE_TEST_DAEMON, "--config=" + config_file};
+  d->binary_ = options.daemon.empty() ? OPBASE_TEST_DAEMON : options.daemon;
+  std::vector<std::string> args = {d->binary_, "--config=" + config_file};
   for (const auto& [key, value] : settings_for(options, d->dir_, &d->endpoint_key_, &d->api_key_)) {
     // "--set=k=v": Poco takes the option's argument after the first '=' or ':'.
     args.push_back("--set=" + key + "=" + value);
@@ -271,7 +276,7 @@ bool DaemonProcess::read_default_project_keys() {
 }
 
 std::string DaemonProcess::failure_report(std::string_view what) const {
-  std::string report = std::string(what) + " (" + OPBASE_TEST_DAEMON + ", folder " + dir_ + ")";
+  std::string report = std::string(what) + " (" + binary_ + ", folder " + dir_ + ")";
   if (exit_status_) report += "; it exited with status " + std::to_string(*exit_status_);
   report += "\n--- daemon stdout ---\n" + tail(output(), 4096);
   report += "\n--- daemon stderr ---\n" + tail(log(), 16384);

@@ -51,6 +51,12 @@ struct DaemonOptions {
   std::string properties;
   // Extra command-line arguments after the settings (e.g. "--daemon", "--pidfile=FILE").
   std::vector<std::string> extra_args;
+  // true: plugins.enabled is the one the properties text names (a shipped configuration's),
+  // not `plugins`.
+  bool plugins_from_properties = false;
+  // The daemon to run; empty: the one this tree builds, with plugins.dir naming the build's
+  // plugin folders. Otherwise an installed daemon, left to find its own plugins.
+  std::string daemon;
   // true: the project's first administrator (auth.admin_email, kTestAdminEmail) is made by the
   // auth plugin, and DaemonProcess::admin() signs in as them; sign-ups are not rate limited.
   bool with_admin = false;
@@ -133,6 +139,7 @@ class DaemonProcess {
   std::string failure_report(std::string_view what) const;
 
   pid_t pid_ = -1;
+  std::string binary_;  // the daemon's file
   std::optional<int> exit_status_;
   std::string dir_;
   std::string storage_path_;  // dir_, unless DaemonOptions::config sets storage.path

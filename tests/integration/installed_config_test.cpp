@@ -5,34 +5,16 @@
 // Thread-safety: each test runs on the one gtest thread.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "daemon_process.hpp"
 #include "file_text.hpp"
+#include "properties_text.hpp"
 
 namespace opbase::test {
 namespace {
 
 std::string installed_config() { return file_text(OPBASE_INSTALLED_CONFIG); }
-
-// The comma-separated plugins.enabled of a properties text.
-std::vector<std::string> enabled_plugins(const std::string& properties) {
-  std::istringstream lines(properties);
-  for (std::string line; std::getline(lines, line);) {
-    if (!line.starts_with("plugins.enabled")) continue;
-    std::vector<std::string> names;
-    std::stringstream list(line.substr(line.find('=') + 1));
-    for (std::string name; std::getline(list, name, ',');) {
-      name.erase(0, name.find_first_not_of(' '));
-      name.erase(name.find_last_not_of(' ') + 1);
-      if (!name.empty()) names.push_back(name);
-    }
-    return names;
-  }
-  return {};
-}
 
 TEST(InstalledConfig, LoadsEveryShippedAreaButWebhooksAndIsReady) {
   const std::string properties = installed_config();

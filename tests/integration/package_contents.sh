@@ -3,9 +3,10 @@
 # daemon, the shipped plugins, the installed configuration (a conffile) and the copyright file,
 # and describes only what is built; the SDK is its own -dev package, depending on what its
 # CMake package needs.
-#   package_contents.sh BUILD_DIR
+#   package_contents.sh BUILD_DIR PLUGINS   (PLUGINS: the build's plugin names, comma-separated)
 set -euo pipefail
 build_dir="$1"
+IFS=, read -r -a plugins <<<"$2"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
@@ -25,7 +26,8 @@ lacks() {
 }
 
 has "$daemon_deb" '^\./usr/bin/opbase$'
-for plugin in auth collection ai vdb file captcha webhooks console echo hello_c; do
+[ ${#plugins[@]} -ge 10 ] || fail "expected the build's ten plugins, got: $2"
+for plugin in "${plugins[@]}"; do
   has "$daemon_deb" "/opbase/plugins/${plugin}\.so$"
 done
 has "$daemon_deb" '^\./usr/share/opbase/ai/glove-6b-100d\.bin$'
