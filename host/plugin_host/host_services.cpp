@@ -14,12 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kStoreVerbs[] = {"insert",  "find",       "count",
-                                            "update",  "upsert",     "change_state",
-                                            "restore", "purge",      "collection_exists",
-                                            "indexes", "add_index",  "drop_index",
-                                            "explain", "collections"};
-
 // A host service's body, with an exception turned into INTERNAL_ERROR naming the service.
 template <typename Body>
 Result<std::string> guarded(std::string_view service, Body&& body) {
@@ -31,7 +25,7 @@ Result<std::string> guarded(std::string_view service, Body&& body) {
 }
 
 Result<std::string> run_store_service(const HostContext& context, const opbase_plugin& caller,
-                                      std::string_view service, std::string_view project_id,
+                                      const StoreVerb& verb, std::string_view project_id,
                                       std::string_view input) {
   ProjectStore* store = context.stores ? context.stores->of(project_id) : nullptr;
   if (store == nullptr) {
@@ -40,14 +34,14 @@ Result<std::string> run_store_service(const HostContext& context, const opbase_p
   }
   // Only writes raise events; reads skip building the sink.
   std::optional<StoreEventSink> sink;
-  if (service != "store.find" && service != "store.count") {
+  if (verb.writes) {
     sink = StoreEventSink{std::string(project_id), context.durable,
                           [bus = context.bus](const BusEvent& e) {
                             if (bus != nullptr) bus->publish(e);
                           },
                           context.now_ms()};
   }
-  return call_store_service(*store, caller.name, service, input, sink ? &*sink : nullptr);
+  return verb.run(*store, caller.name, input, sink ? &*sink : nullptr);
 }
 
 Result<std::string> run_mail_service(const HostContext& context, std::string_view project_id,
@@ -64,13 +58,13 @@ Result<std::string> run_mail_service(const HostContext& context, std::string_vie
 
 // Background work (webhook delivery after a restart) needs every project, not only the ones
 // requests happen to name.
-std::string list_projects(const HostContext& context) {
+Result<std::string> list_projects(const HostContext& context, std::string_view, std::string_view) {
   return json{
       {"projects", context.stores ? context.stores->project_ids() : std::vector<std::string>{}}}
       .dump();
 }
 
-Result<std::string> server_url(const HostContext& context) {
+Result<std::string> server_url(const HostContext& context, std::string_view, std::string_view) {
   const std::string url = context.listening_url ? context.listening_url() : std::string();
   if (url.empty()) return Status::internal("server.url: the daemon does not listen yet");
   return json{{"url", url}}.dump();
@@ -91,39 +85,44 @@ Result<std::string> list_audit(const HostContext& context, std::string_view proj
   return page->dump();
 }
 
+// The host's services but the store's (store_verbs() lists those): name, what a thrown
+// exception is reported as, and the body, which gets the calling project and the input text.
+struct HostService {
+  std::string_view name;
+  std::string_view area;
+  Result<std::string> (*run)(const HostContext&, std::string_view project, std::string_view input);
+};
+
+constexpr HostService kHostServices[] = {
+    {kMailSendService, "mail", run_mail_service},
+    {"projects.list", "projects", list_projects},
+    {"server.url", "server", server_url},
+    {"audit.list", "audit", list_audit},
+};
+
 }  // namespace
 
 Status register_host_services(Registry& registry, const HostContext& context) {
   const HostContext* ctx = &context;
-  for (const std::string_view verb : kStoreVerbs) {
-    const std::string name = std::string(kStoreServicePrefix) + std::string(verb);
+  for (const StoreVerb& verb : store_verbs()) {
+    const std::string name = std::string(kStoreServicePrefix) + std::string(verb.name);
     Status added = registry.add_host_service(
-        name,
-        [ctx, name](const opbase_plugin& caller, std::string_view project, std::string_view input) {
+        name, [ctx, &verb](const opbase_plugin& caller, std::string_view project,
+                           std::string_view input) {
           return guarded("store",
-                         [&] { return run_store_service(*ctx, caller, name, project, input); });
+                         [&] { return run_store_service(*ctx, caller, verb, project, input); });
         });
     if (!added) return added;
   }
-  Status mail = registry.add_host_service(
-      kMailSendService,
-      [ctx](const opbase_plugin&, std::string_view project, std::string_view input) {
-        return guarded("mail", [&] { return run_mail_service(*ctx, project, input); });
-      });
-  if (!mail) return mail;
-  Status projects = registry.add_host_service(
-      "projects.list", [ctx](const opbase_plugin&, std::string_view, std::string_view) {
-        return Result<std::string>(list_projects(*ctx));
-      });
-  if (!projects) return projects;
-  Status url = registry.add_host_service(
-      "server.url",
-      [ctx](const opbase_plugin&, std::string_view, std::string_view) { return server_url(*ctx); });
-  if (!url) return url;
-  return registry.add_host_service(
-      "audit.list", [ctx](const opbase_plugin&, std::string_view project, std::string_view input) {
-        return guarded("audit", [&] { return list_audit(*ctx, project, input); });
-      });
+  for (const HostService& service : kHostServices) {
+    Status added = registry.add_host_service(
+        service.name,
+        [ctx, &service](const opbase_plugin&, std::string_view project, std::string_view input) {
+          return guarded(service.area, [&] { return service.run(*ctx, project, input); });
+        });
+    if (!added) return added;
+  }
+  return Status::ok();
 }
 
 }  // namespace opbase::host

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string_view>
 
 #include "events/durable_subscriptions.hpp"
@@ -27,6 +28,18 @@ struct StoreEventSink {
   std::function<void(const BusEvent&)> publish;   // the daemon's: EventBus::publish
   int64_t now_ms = 0;
 };
+
+// One store service: store.<name>, whether it writes (and so may raise events), and how it runs
+// (call_store_service below says what `run` takes and answers).
+struct StoreVerb {
+  std::string_view name;
+  bool writes;
+  Result<std::string> (*run)(ProjectStore& store, std::string_view ns, std::string_view input,
+                             const StoreEventSink* events);
+};
+
+// Every store service, the one list the host registers them from.
+std::span<const StoreVerb> store_verbs();
 
 // Runs one store service on `store` in the namespace `ns`: `input` is the request's JSON text
 // (the SDK's store.hpp; docs/plugin-guide.md#the-document-store-store) and the result is the text

@@ -12,6 +12,7 @@
 
 #include "ai_settings.hpp"
 #include "limits/call_limits.hpp"
+#include "opbase/host_services.hpp"
 #include "opbase/sdk.hpp"
 #include "openai/openai_provider.hpp"
 #include "ops/ai_reply.hpp"
@@ -85,16 +86,14 @@ class AiPlugin final : public Plugin {
     auto openai = openai_provider("", *prompts);
     if (!openai) return openai.status();
     providers.emplace("openai", std::move(*openai));
-    auto projects = host().call_service("projects.list", "", json::object());
+    auto projects = list_projects(host());
     if (!projects) return projects.status();
-    std::vector<std::string> ids;
+    const std::vector<std::string>& ids = *projects;
     std::map<std::string, ProviderRouter::Providers, std::less<>> own;
-    for (const json& id : projects->value("projects", json::array())) {
-      if (!id.is_string()) continue;
-      ids.push_back(id.get<std::string>());
-      auto project_openai = openai_provider(ids.back(), *prompts);
+    for (const std::string& id : ids) {
+      auto project_openai = openai_provider(id, *prompts);
       if (!project_openai) return project_openai.status();
-      if (*project_openai) own[ids.back()].emplace("openai", std::move(*project_openai));
+      if (*project_openai) own[id].emplace("openai", std::move(*project_openai));
     }
     auto config = [this](std::string_view key) { return host().config(key); };
     auto router = ProviderRouter::build(providers, ids, config, own);

@@ -5,6 +5,7 @@
 #include "auth_context.hpp"
 #include "auth_service.hpp"
 #include "email_address.hpp"
+#include "opbase/field_error.hpp"
 #include "random_text.hpp"
 #include "request_fields.hpp"
 
@@ -46,16 +47,16 @@ Result<std::string> new_value(const Request& request, OtpIntent intent,
       auto username = required_string(request.body, "new_username", 64);
       if (!username) return username;
       if (!is_valid_username(*username)) {
-        return Status::validation(
+        return field_error(
+            "new_username",
             "new_username must be 3-32 letters, digits, '_', '.' or '-', starting with a letter "
-            "or digit",
-            {{"field", "new_username"}});
+            "or digit");
       }
       return username;
     }
     default:
-      return Status::validation("intent must be change_email, change_password or change_username",
-                                {{"field", "intent"}});
+      return field_error("intent",
+                         "intent must be change_email, change_password or change_username");
   }
 }
 
@@ -155,7 +156,7 @@ Result<Reply> AuthService::update_profile(const Request& request) const {
   if (!refresh) return refresh.status();
   const auto data = request.body.find("data");
   if (data == request.body.end()) {
-    return Status::validation("data is required", {{"field", "data"}});
+    return field_error("data", "data is required");
   }
   auto fields = profile_fields(
       *data, {"display_name", "name", "surname", "phone_number", "photo_url", "metadata"},

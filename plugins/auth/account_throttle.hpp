@@ -14,6 +14,7 @@
 
 #include "opbase/document_store.hpp"
 #include "opbase/status.hpp"
+#include "opbase/store_counter.hpp"
 
 namespace opbase::auth {
 
@@ -25,7 +26,7 @@ struct ThrottleRule {
 
 class AccountThrottle {
  public:
-  explicit AccountThrottle(const DocumentStore& store) : store_(store) {}
+  explicit AccountThrottle(const DocumentStore& store) : counter_(store, "signin_throttles") {}
 
   // Takes an attempt on the account of `email`: OK, or RATE_LIMIT_EXCEEDED (details
   // {"retry_after": seconds}) while the account's wait runs, and then nothing is taken.
@@ -39,7 +40,7 @@ class AccountThrottle {
   Status sweep_idle(std::string_view project, int64_t now_ms) const;
 
  private:
-  const DocumentStore& store_;
+  StoreCounter counter_;
 };
 
 }  // namespace opbase::auth

@@ -5,6 +5,7 @@
 
 #include "auth_context.hpp"
 #include "email_address.hpp"
+#include "opbase/field_error.hpp"
 #include "otp_mail.hpp"
 #include "request_fields.hpp"
 
@@ -91,10 +92,9 @@ Status AuthService::send_code(const Context& context, const std::string& email, 
                            context.now_ms);
   if (!code) return code.status();
   const int64_t lifetime = codes_.policy().lifetime_ms;
-  json mail = otp_mail(email, config_.app_name, intent, *code, lifetime, context.now_ms + lifetime);
-  if (decoy) mail["discard"] = true;
-  auto sent = host_.call_service("mail.send", context.project, mail);
-  return sent ? Status::ok() : sent.status();
+  Mail mail = otp_mail(email, config_.app_name, intent, *code, lifetime, context.now_ms + lifetime);
+  mail.discard = decoy;
+  return send_mail(host_, context.project, mail);
 }
 
 Result<json> AuthService::mark_verified(const Context& context, json user) const {
@@ -177,7 +177,7 @@ Result<json> AuthService::admin_create(std::string_view project, const json& inp
 Result<json> AuthService::consume_nonce(std::string_view project, const json& input) const {
   const auto nonce = input.find("nonce");
   if (nonce == input.end() || !nonce->is_string()) {
-    return Status::validation("nonce is required and must be a string", {{"field", "nonce"}});
+    return field_error("nonce", "nonce is required and must be a string");
   }
   auto valid = nonces_.consume(project, nonce->get_ref<const std::string&>(), now_ms());
   if (!valid) return valid.status();
@@ -187,7 +187,7 @@ Result<json> AuthService::consume_nonce(std::string_view project, const json& in
 Result<json> AuthService::user_exists(std::string_view project, const json& input) const {
   const auto user = input.find("user");
   if (user == input.end() || !user->is_string()) {
-    return Status::validation("user is required and must be a string", {{"field", "user"}});
+    return field_error("user", "user is required and must be a string");
   }
   auto found = users_.by_key(project, user->get_ref<const std::string&>());
   if (!found) return found.status();

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "opbase/field_error.hpp"
+
 namespace opbase::auth {
 namespace {
 
@@ -62,13 +64,11 @@ std::string canonical_email(std::string_view address) {
 Result<std::string> email_field(const nlohmann::json& body, std::string_view field) {
   const auto it = body.find(field);
   if (it == body.end() || !it->is_string()) {
-    return Status::validation(std::string(field) + " is required and must be a string",
-                              {{"field", field}});
+    return field_error(field, std::string(field) + " is required and must be a string");
   }
   const std::string& value = it->get_ref<const std::string&>();
   if (!is_valid_email(value)) {
-    return Status::validation(std::string(field) + " is not a valid e-mail address",
-                              {{"field", field}});
+    return field_error(field, std::string(field) + " is not a valid e-mail address");
   }
   return value;
 }

@@ -23,17 +23,16 @@ std::string_view purpose(OtpIntent intent) {
 
 }  // namespace
 
-nlohmann::json otp_mail(std::string_view to, std::string_view app_name, OtpIntent intent,
-                        std::string_view code, int64_t lifetime_ms, int64_t expires_ms) {
+Mail otp_mail(std::string_view to, std::string_view app_name, OtpIntent intent,
+              std::string_view code, int64_t lifetime_ms, int64_t expires_ms) {
   const std::string minutes = std::to_string(lifetime_ms / 60'000);
   std::string text = "Your " + std::string(app_name) + " code to " + std::string(purpose(intent)) +
                      " is:\n\n    " + std::string(code) + "\n\nIt expires in " + minutes +
                      " minutes (at " + iso_time(expires_ms) +
                      ") and works once.\n\nIf you did not ask for it, ignore this mail: nothing "
                      "changes without the code.\n";
-  return {{"to", to},
-          {"subject", std::string(app_name) + " code: " + std::string(code)},
-          {"text", std::move(text)}};
+  return Mail{std::string(to), std::string(app_name) + " code: " + std::string(code),
+              std::move(text)};
 }
 
 }  // namespace opbase::auth

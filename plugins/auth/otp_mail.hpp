@@ -8,12 +8,13 @@
 #include <string>
 #include <string_view>
 
+#include "opbase/host_services.hpp"
 #include "otp_codes.hpp"
 
 namespace opbase::auth {
 
-// The input of the host service mail.send: {"to","subject","text"}.
-nlohmann::json otp_mail(std::string_view to, std::string_view app_name, OtpIntent intent,
-                        std::string_view code, int64_t lifetime_ms, int64_t expires_ms);
+// The mail the host service mail.send sends.
+Mail otp_mail(std::string_view to, std::string_view app_name, OtpIntent intent,
+              std::string_view code, int64_t lifetime_ms, int64_t expires_ms);
 
 }  // namespace opbase::auth

@@ -14,6 +14,8 @@
 #include <mutex>
 #include <string>
 
+#include "opbase/field_error.hpp"
+
 namespace opbase::auth {
 namespace {
 
@@ -56,9 +58,8 @@ Status PasswordDictionary::check(std::string_view password, std::string_view ema
   }
   if (reason == nullptr) return Status::ok();
   const std::string why(reason);  // a constant string of the library
-  return {code::kWeakPassword,
-          "password is too easy to guess: " + why,
-          {{"field", "password"}, {"reason", why}}};
+  return field_error("password", "password is too easy to guess: " + why, {{"reason", why}},
+                     code::kWeakPassword);
 }
 
 }  // namespace opbase::auth

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "opbase/field_error.hpp"
+
 namespace opbase::auth {
 namespace {
 
@@ -32,7 +34,7 @@ json values_of(const AuthSettings& s) {
 }
 
 Status wrong(const std::string& field, const std::string& what) {
-  return Status::validation("data." + field + " must be " + what, {{"field", field}});
+  return field_error(field, "data." + field + " must be " + what);
 }
 
 Result<bool> boolean(const json& values, const std::string& field) {
@@ -98,15 +100,15 @@ Result<AuthSettings> from_values(const json& values, const AuthSettings& longest
 // auth.settings.update takes the policy as one field, a name or an object, as the configuration
 // does; it is kept as its name and its rules.
 Result<json> stored_changes(const json& data) {
-  if (!data.is_object()) return Status::validation("data must be an object", {{"field", "data"}});
+  if (!data.is_object()) return field_error("data", "data must be an object");
   json changes = data;
   if (changes.contains("enabled") || changes.contains("password_policy_name")) {
     const std::string field = changes.contains("enabled") ? "enabled" : "password_policy_name";
-    return Status::validation(
+    return field_error(
+        field,
         "data." + field + " is not a setting: " +
             (field == "enabled" ? "auth is switched off in the configuration (auth.enabled)"
-                                : "set password_policy to LOW, MEDIUM, HIGH or a policy object"),
-        {{"field", field}});
+                                : "set password_policy to LOW, MEDIUM, HIGH or a policy object"));
   }
   const auto policy = changes.find("password_policy");
   if (policy == changes.end()) return changes;

@@ -2,13 +2,15 @@
 
 #include <algorithm>
 
+#include "opbase/field_error.hpp"
+
 namespace opbase::auth {
 namespace {
 
 using nlohmann::json;
 
 Status bad(std::string_view field, std::string what) {
-  return Status::validation(std::string(field) + " " + std::move(what), {{"field", field}});
+  return field_error(field, std::string(field) + " " + std::move(what));
 }
 
 // {"token":"<no quote, no backslash>"}, the gateway's form; else nullopt. Between those quotes

@@ -3,6 +3,7 @@
 #include "auth_context.hpp"
 #include "auth_service.hpp"
 #include "email_address.hpp"
+#include "opbase/field_error.hpp"
 #include "random_text.hpp"
 #include "request_fields.hpp"
 
@@ -37,7 +38,7 @@ Result<Reply> AuthService::signup(const Request& request) const {
       /*strict=*/false);
   if (!profile) return profile.status();
   if (!profile->contains("display_name")) {
-    return Status::validation("display_name is required", {{"field", "display_name"}});
+    return field_error("display_name", "display_name is required");
   }
   if (Status s = check_new_password(*password, context->settings->password_policy, *email); !s) {
     return s;
@@ -67,7 +68,7 @@ Result<Reply> AuthService::signin(const Request& request) const {
   auto grant = required_string(request.body, "grant_type");
   if (!grant) return grant.status();
   if (*grant != "password" && *grant != "otp") {
-    return Status::validation("grant_type must be password or otp", {{"field", "grant_type"}});
+    return field_error("grant_type", "grant_type must be password or otp");
   }
   auto email = email_field(request.body, "email");
   if (!email) return email.status();
@@ -150,8 +151,7 @@ Result<json> AuthService::otp_signin(const Request& request, const Context& cont
     auto profile = profile_fields(request.body, {"display_name", "phone_number"}, false);
     if (!profile) return profile.status();
     if (!profile->contains("display_name")) {
-      return Status::validation("display_name is required for an invite sign-in",
-                                {{"field", "display_name"}});
+      return field_error("display_name", "display_name is required for an invite sign-in");
     }
   }
   auto found = users_.by_email(context.project, email);

@@ -7,6 +7,7 @@
 
 #include "auth_service.hpp"
 #include "opbase/admin_paging.hpp"
+#include "opbase/field_error.hpp"
 #include "opbase/iso_time.hpp"
 #include "opbase/store_access.hpp"
 #include "request_fields.hpp"
@@ -22,8 +23,7 @@ constexpr size_t kMaxRoleBytes = 32;
 constexpr std::string_view kAfterEverything = "\xf4\x8f\xbf\xbf";
 
 Status refused(std::string_view field, std::string message, std::string_view reason) {
-  return Status::validation(std::string(field) + " " + std::move(message),
-                            {{"field", field}, {"reason", reason}});
+  return field_error(field, std::string(field) + " " + std::move(message), {{"reason", reason}});
 }
 
 Status no_such_user() { return refused("_userkey", "names no user of this project", "not_found"); }

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "email_address.hpp"
+#include "opbase/field_error.hpp"
 #include "opbase/iso_time.hpp"
 #include "opbase/query.hpp"
 #include "opbase/store.hpp"
@@ -221,8 +222,7 @@ Result<json> Users::change_username(std::string_view project, const json& user,
     Result<bool> taken = take_claim(project, new_claim, user_key, now_ms);
     if (!taken) return taken.status();
     if (*taken) {
-      return Status::validation("this username is taken",
-                                {{"field", "new_username"}, {"reason", "taken"}});
+      return field_error("new_username", "this username is taken", {{"reason", "taken"}});
     }
   }
   auto changed =

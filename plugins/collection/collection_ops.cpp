@@ -7,6 +7,7 @@
 #include "document_rules.hpp"
 #include "lookup.hpp"
 #include "opbase/collection_name.hpp"
+#include "opbase/field_error.hpp"
 #include "opbase/iso_time.hpp"
 #include "pagination.hpp"
 #include "request_fields.hpp"
@@ -192,10 +193,11 @@ Result<store::FindAnswer> CollectionOps::find_with_lookup(const Request& request
   auto all = store_.find(project, query);
   if (!all) return all.status();
   if (static_cast<int64_t>(all->documents.size()) > settings_.max_lookup_scan) {
-    return Status::validation("a find with lookup and filter joins at most " +
-                                  std::to_string(settings_.max_lookup_scan) +
-                                  " documents: narrow the match",
-                              {{"field", "match"}, {"limit", settings_.max_lookup_scan}});
+    return field_error("match",
+                       "a find with lookup and filter joins at most " +
+                           std::to_string(settings_.max_lookup_scan) +
+                           " documents: narrow the match",
+                       {{"limit", settings_.max_lookup_scan}});
   }
   if (Status s = apply_lookups(all->documents, *specs, fetch); !s) return s;
   std::vector<json> kept;
@@ -241,8 +243,8 @@ Result<json> CollectionOps::owner_for_insert(const Request& request,
   const auto captcha = request.body.find("captcha");
   if (captcha == request.body.end() || !captcha->is_string() ||
       captcha->get_ref<const std::string&>().empty()) {
-    return Status(code::kAuthenticationFailed, "an anonymous insert needs a captcha",
-                  {{"field", "captcha"}});
+    return field_error("captcha", "an anonymous insert needs a captcha", {},
+                       code::kAuthenticationFailed);
   }
   auto verdict =
       host_.call_service(settings_.captcha_service, request.project_id,
@@ -251,10 +253,11 @@ Result<json> CollectionOps::owner_for_insert(const Request& request,
   const auto valid = verdict->find("valid");
   if (valid == verdict->end() || !valid->is_boolean() || !valid->get<bool>()) {
     // The verifier's reason (expired, replayed, ...) tells the page whether to solve afresh.
-    json details{{"field", "captcha"}};
+    json more = json::object();
     const auto reason = verdict->find("reason");
-    if (reason != verdict->end() && reason->is_string()) details["reason"] = *reason;
-    return Status(code::kAuthenticationFailed, "the captcha was not accepted", std::move(details));
+    if (reason != verdict->end() && reason->is_string()) more["reason"] = *reason;
+    return field_error("captcha", "the captcha was not accepted", std::move(more),
+                       code::kAuthenticationFailed);
   }
   return json(nullptr);
 }
@@ -266,7 +269,7 @@ Result<Reply> CollectionOps::insert_documents(const Request& request, const std:
   const bool batch = data.is_array();
   if (!batch && !data.is_object()) return missing("data", "an object or an array of objects");
   const std::size_t n = batch ? data.size() : 1;
-  if (n == 0) return Status::validation("'data' holds no document", {{"field", "data"}});
+  if (n == 0) return field_error("data", "'data' holds no document");
   if (static_cast<int64_t>(n) > settings_.max_batch) {
     return Status::validation("too many documents in one insert",
                               {{"limit", settings_.max_batch}, {"size", n}});
@@ -336,9 +339,10 @@ Result<Reply> CollectionOps::update(const Request& request) {
   auto by_key = [&](const json& item, int64_t index) -> Status {
     const auto key = item.is_object() ? item.find("_key") : item.end();
     if (!item.is_object() || key == item.end() || !key->is_string()) {
-      json details = {{"field", "data"}};
-      if (index >= 0) details["index"] = index;
-      return Status::validation("each update needs a string _key, or give match and data", details);
+      json more = json::object();
+      if (index >= 0) more["index"] = index;
+      return field_error("data", "each update needs a string _key, or give match and data",
+                         std::move(more));
     }
     json fields = item;
     fields.erase("_key");
@@ -351,7 +355,7 @@ Result<Reply> CollectionOps::update(const Request& request) {
     if (!data->is_object()) return missing("data", "an object of fields when match is given");
     if (Status s = add_step(std::move(*match), *data, -1); !s) return s;
   } else if (data->is_array()) {
-    if (data->empty()) return Status::validation("'data' holds no update", {{"field", "data"}});
+    if (data->empty()) return field_error("data", "'data' holds no update");
     if (static_cast<int64_t>(data->size()) > settings_.max_batch) {
       return Status::validation("too many updates in one request",
                                 {{"limit", settings_.max_batch}, {"size", data->size()}});
@@ -430,8 +434,7 @@ Result<Reply> CollectionOps::restore(const Request& request) {
   if (match == request.body.end() || !match->is_object()) return missing("match", "an object");
   const auto ref = match->find("_ref");
   if (ref == match->end() || !ref->is_string() || ref->get_ref<const std::string&>().empty()) {
-    return Status::validation("match must hold the _ref answered by delete or archive",
-                              {{"field", "match._ref"}});
+    return field_error("match._ref", "match must hold the _ref answered by delete or archive");
   }
   if (Status s = require_collection(request.project_id, *collection); !s) return s;
   purge_if_due(request.project_id, true);  // a _ref past the retention restores nothing
@@ -459,7 +462,7 @@ Result<Reply> CollectionOps::claim(const Request& request) {
   auto exists = host_.call_service("auth.user_exists", request.project_id, {{"user", *user}});
   if (!exists) return exists.status();
   if (!exists->value("exists", false)) {
-    return Status::validation("no user has this _userkey", {{"field", "user"}});
+    return field_error("user", "no user has this _userkey");
   }
   if (Status s = require_collection(request.project_id, *collection); !s) return s;
   match->push_back({{"_userkey", {"_userkey"}}, query::Op::kEq, nullptr});

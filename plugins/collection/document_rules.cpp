@@ -7,6 +7,7 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "opbase/field_error.hpp"
 #include "opbase/hex.hpp"
 
 namespace opbase::collection {
@@ -50,8 +51,7 @@ Status check_nested_names(const json& value, std::string_view field) {
       std::string path(field);
       path.append(".").append(name);
       if (name.empty() || name.front() == '$') {
-        return Status::validation("field names may not be empty or start with '$'",
-                                  {{"field", path}});
+        return field_error(path, "field names may not be empty or start with '$'");
       }
       if (Status s = check_nested_names(inner, path); !s) return s;
     }
@@ -70,15 +70,14 @@ Result<json> new_document(const json& data, const json& owner, int64_t now_ms, i
     return details;
   };
   if (!data.is_object()) {
-    return Status::validation("each document must be a JSON object",
-                              with_index({{"field", "data"}}));
+    return field_error("data", "each document must be a JSON object", with_index(json::object()));
   }
   json doc = json::object();
   for (const auto& [name, value] : data.items()) {
     if (!name.empty() && name.front() == '_') continue;  // system names are ignored on insert
     if (name.empty() || name.front() == '$') {
-      return Status::validation("field names may not be empty or start with '$'",
-                                with_index({{"field", name}}));
+      return field_error(name, "field names may not be empty or start with '$'",
+                         with_index(json::object()));
     }
     if (Status s = check_nested_names(value, name); !s) {
       return Status::validation(s.message(), with_index(s.details()));

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "opbase/field_error.hpp"
 #include "request_fields.hpp"
 
 namespace opbase::collection {
@@ -15,7 +16,7 @@ Result<std::string> field_of(const json& body, const query::ParseOptions& option
   const auto it = body.find("field");
   if (it == body.end() || !it->is_string()) return missing("field", "a field path");
   auto path = query::parse_path(it->get<std::string>(), options);
-  if (!path) return Status::validation(path.status().message(), {{"field", "field"}});
+  if (!path) return field_error("field", path.status().message());
   return path->text;
 }
 
@@ -64,11 +65,11 @@ Result<Reply> IndexOps::explain(const Request& request) {
   if (!paging) return paging.status();
   const auto user = body.find("user");
   if (user != body.end() && !user->is_null() && !user->is_string()) {
-    return Status::validation("user must be a user key", {{"field", "user"}});
+    return field_error("user", "user must be a user key");
   }
   const auto count = body.find("count");
   if (count != body.end() && !count->is_boolean()) {
-    return Status::validation("count must be a boolean", {{"field", "count"}});
+    return field_error("count", "count must be a boolean");
   }
   store::FindRequest query;
   query.collection = *collection;

@@ -2,6 +2,7 @@
 #include "request_fields.hpp"
 
 #include "opbase/collection_name.hpp"
+#include "opbase/field_error.hpp"
 
 namespace opbase::collection {
 
@@ -10,7 +11,7 @@ using nlohmann::json;
 Status missing(std::string_view field, std::string_view what) {
   std::string message = "'";
   message.append(field).append("' is required and must be ").append(what);
-  return Status::validation(std::move(message), {{"field", field}});
+  return field_error(field, std::move(message));
 }
 
 Result<std::string> collection_of(const json& body) {
@@ -42,8 +43,7 @@ Result<std::vector<query::SortKey>> sort_field(const json& body,
                                                const query::ParseOptions& options) {
   const auto it = body.find("sort");
   if (it != body.end() && !it->is_null() && !it->is_string()) {
-    return Status::validation("sort must be a string such as \"price desc, name asc\"",
-                              {{"field", "sort"}});
+    return field_error("sort", "sort must be a string such as \"price desc, name asc\"");
   }
   const std::string text = it != body.end() && it->is_string() ? it->get<std::string>() : "";
   return query::parse_sort(text, options, "_created_at desc");
@@ -55,11 +55,11 @@ Result<query::Paging> paging_fields(const json& body, const query::ParseOptions&
   auto paging = query::parse_paging(body, options);
   if (!paging) return paging.status();
   if (paging->limit < 1) {
-    return Status::validation("limit must be at least 1", {{"field", "limit"}});
+    return field_error("limit", "limit must be at least 1");
   }
   if (paging->offset > kMaxOffset) {
-    return Status::validation("offset is above the maximum of " + std::to_string(kMaxOffset),
-                              {{"field", "offset"}, {"max", kMaxOffset}});
+    return field_error("offset", "offset is above the maximum of " + std::to_string(kMaxOffset),
+                       {{"max", kMaxOffset}});
   }
   return paging;
 }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "opbase/collection_name.hpp"
+#include "opbase/field_error.hpp"
 
 namespace opbase::collection {
 namespace {
@@ -176,12 +177,12 @@ class Parser {
 
 Result<InsertStatement> parse_statement(std::string_view query) {
   if (query.size() > kMaxQueryBytes) {
-    return Status::validation(
-        "field 'query' must be at most " + std::to_string(kMaxQueryBytes) + " bytes",
-        {{"field", "query"}, {"max", kMaxQueryBytes}, {"size", query.size()}});
+    return field_error("query",
+                       "field 'query' must be at most " + std::to_string(kMaxQueryBytes) + " bytes",
+                       {{"max", kMaxQueryBytes}, {"size", query.size()}});
   }
   if (std::all_of(query.begin(), query.end(), is_space)) {
-    return Status::validation("field 'query' must not be empty", {{"field", "query"}});
+    return field_error("query", "field 'query' must not be empty");
   }
   return Parser(query).parse();
 }
@@ -189,7 +190,7 @@ Result<InsertStatement> parse_statement(std::string_view query) {
 Result<nlohmann::json> bind_statement_data(const InsertStatement& statement,
                                            const nlohmann::json& variables) {
   if (!variables.is_object()) {
-    return Status::validation("field 'variables' must be an object", {{"field", "variables"}});
+    return field_error("variables", "field 'variables' must be an object");
   }
   const std::string name = "$" + statement.variable;
   const auto found = variables.find(statement.variable);

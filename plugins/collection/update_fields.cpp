@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "document_rules.hpp"
+#include "opbase/field_error.hpp"
 #include "opbase/query.hpp"
 
 namespace opbase::collection {
@@ -14,7 +15,7 @@ namespace {
 using nlohmann::json;
 
 Status bad(std::string message, std::string_view field) {
-  return Status::validation(std::move(message), {{"field", field}});
+  return field_error(field, std::move(message));
 }
 
 // "@inc(2.5)" → 2.5; nullopt when the text between the parentheses is not one JSON number.

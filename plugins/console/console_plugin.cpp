@@ -4,11 +4,12 @@
 // administrators' ops with the token it keeps in memory.
 //   console.enabled     false: no /console/ route (404) and no op; default true
 //   console.assets_dir  the page's files; default: console-assets beside console.so (a build
-//                       tree), else the folder the package installs
+//                       tree), else share/opbase/console of the install console.so is in
 #include <filesystem>
 #include <memory>
 
 #include "opbase/admin_paging.hpp"
+#include "opbase/host_services.hpp"
 #include "opbase/plugin_files.hpp"
 #include "opbase/sdk.hpp"
 #include "serving/asset_answer.hpp"
@@ -55,11 +56,9 @@ class ConsolePlugin final : public Plugin {
   Result<Reply> audit_list(const Request& request) const {
     auto paging = AdminPaging::from(request.body);
     if (!paging) return paging.status();
-    auto page = host().call_service("audit.list", request.project_id,
-                                    {{"limit", paging->limit}, {"offset", paging->offset}});
+    auto page = list_audit(host(), request.project_id, paging->limit, paging->offset);
     if (!page) return page.status();
-    return Reply(page->value("entries", json::array()))
-        .with_meta({{"total", page->value("total", 0)}});
+    return Reply(std::move(page->entries)).with_meta({{"total", page->total}});
   }
 
   std::unique_ptr<AssetFolder> assets_;

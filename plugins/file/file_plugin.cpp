@@ -5,19 +5,18 @@
 // file.usage.list, and one background
 // thread that purges stale uploads and finishes removals (housekeeping/file_purge.hpp).
 #include <curl/curl.h>
-#include <pthread.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <set>
-#include <thread>
 
 #include "backends/local_backend.hpp"
 #include "backends/s3_backend.hpp"
 #include "housekeeping/file_purge.hpp"
 #include "local/local_folder.hpp"
+#include "opbase/background_worker.hpp"
+#include "opbase/host_services.hpp"
 #include "opbase/project_secret.hpp"
 #include "opbase/sdk.hpp"
 #include "ops/file_admin_ops.hpp"
@@ -64,20 +63,15 @@ class FilePlugin final : public Plugin {
                                          *backend_, projects_);
     register_all(r);
     if (Status s = r.status(); !s) return s;
-    background_ = std::thread([this] {
-      pthread_setname_np(pthread_self(), "file-purge");
-      run_background();
+    purger_ = std::make_unique<BackgroundWorker>("file-purge", [this] {
+      purge_all();
+      return std::chrono::milliseconds(settings_.purge_interval_s * 1000);
     });
     return Status::ok();
   }
 
   void shutdown() override {
-    {
-      const std::lock_guard lock(stop_mutex_);
-      stopping_ = true;
-    }
-    stop_.notify_all();
-    if (background_.joinable()) background_.join();
+    if (purger_) purger_->stop();
     if (curl_started_) curl_global_cleanup();
   }
 
@@ -133,13 +127,9 @@ class FilePlugin final : public Plugin {
   }
 
   Result<std::set<std::string, std::less<>>> list_projects() const {
-    auto listed = host().call_service("projects.list", "", json::object());
+    auto listed = opbase::list_projects(host());
     if (!listed) return listed.status();
-    std::set<std::string, std::less<>> projects;
-    for (const json& id : listed->value("projects", json::array())) {
-      if (id.is_string()) projects.insert(id.get<std::string>());
-    }
-    return projects;
+    return std::set<std::string, std::less<>>(listed->begin(), listed->end());
   }
 
   // files.public_url, or the address the daemon listens on, asked once it does.
@@ -147,21 +137,11 @@ class FilePlugin final : public Plugin {
     if (!settings_.public_url.empty()) return settings_.public_url;
     const std::lock_guard lock(base_url_mutex_);
     if (listening_url_.empty()) {
-      auto answer = host().call_service("server.url", "", json::object());
+      auto answer = server_url(host());
       if (!answer) return answer.status();
-      listening_url_ = answer->value("url", "");
+      listening_url_ = std::move(*answer);
     }
     return listening_url_;
-  }
-
-  void run_background() {
-    std::unique_lock lock(stop_mutex_);
-    while (!stopping_) {
-      lock.unlock();
-      purge_all();
-      lock.lock();
-      stop_.wait_for(lock, std::chrono::seconds(settings_.purge_interval_s));
-    }
   }
 
   void purge_all() const {
@@ -200,11 +180,7 @@ class FilePlugin final : public Plugin {
 
   mutable std::mutex base_url_mutex_;
   mutable std::string listening_url_;
-
-  std::thread background_;
-  std::mutex stop_mutex_;
-  std::condition_variable stop_;
-  bool stopping_ = false;
+  std::unique_ptr<BackgroundWorker> purger_;  // last: its rounds use everything above
 };
 
 }  // namespace

@@ -4,16 +4,13 @@
 // store (the truth); one background thread then moves large collections' records into their HNSW
 // graphs, reads what other daemons sharing the store wrote (vdb.refresh_ms), and purges deletes
 // once other daemons had time to see them.
-#include <pthread.h>
-
 #include <chrono>
-#include <condition_variable>
 #include <map>
 #include <memory>
-#include <mutex>
-#include <thread>
 
 #include "index/index_set.hpp"
+#include "opbase/background_worker.hpp"
+#include "opbase/host_services.hpp"
 #include "opbase/rate_limiter.hpp"
 #include "opbase/sdk.hpp"
 #include "ops/vdb_admin_ops.hpp"
@@ -58,30 +55,20 @@ class VdbPlugin final : public Plugin {
     r.op("vdb.admin.list", Access::kAdmin,
          [this](const Request& q) { return admin_ops_->list(q); });
     if (Status s = r.status(); !s) return s;
-    background_ = std::thread([this] {
-      pthread_setname_np(pthread_self(), "vdb-indexer");
-      run_background();
-    });
+    indexer_ = std::make_unique<BackgroundWorker>("vdb-indexer", [this] { return index_round(); });
     return Status::ok();
   }
 
   void shutdown() override {
-    {
-      const std::lock_guard lock(stop_mutex_);
-      stopping_ = true;
-    }
-    stop_.notify_all();
-    if (background_.joinable()) background_.join();
+    if (indexer_) indexer_->stop();
   }
 
  private:
   Status load_projects() {
-    auto projects = host().call_service("projects.list", "", json::object());
+    auto projects = list_projects(host());
     if (!projects) return projects.status();
-    for (const json& id : projects->value("projects", json::array())) {
-      if (!id.is_string()) continue;
+    for (const std::string& project : *projects) {
       const auto start = std::chrono::steady_clock::now();
-      const std::string project = id.get<std::string>();
       auto loaded = feed_->load(project, host().now_ms(), settings_.refresh_settle_ms);
       if (!loaded) {
         return Status(loaded.status().code(), "vdb: loading the records of project " + project +
@@ -100,25 +87,21 @@ class VdbPlugin final : public Plugin {
     return Status::ok();
   }
 
-  void run_background() {
-    int64_t next_refresh = 0, next_housekeeping = 0;
-    std::unique_lock lock(stop_mutex_);
-    while (!stopping_) {
-      lock.unlock();
-      const size_t moved = indexes_->index_some(kIndexStep);
-      const int64_t now = host().now_ms();
-      if (settings_.refresh_ms > 0 && now >= next_refresh) {
-        refresh_all(now);
-        next_refresh = now + settings_.refresh_ms;
-      }
-      if (now >= next_housekeeping) {
-        housekeeping(now);
-        next_housekeeping = now + kHousekeepingMs;
-      }
-      publish_gauges();
-      lock.lock();
-      if (moved == 0) stop_.wait_for(lock, kIdleWait);
+  // One step of moving records into their graphs, with the refresh from the store and the
+  // housekeeping when due; no pause while records wait for a graph.
+  std::chrono::milliseconds index_round() {
+    const size_t moved = indexes_->index_some(kIndexStep);
+    const int64_t now = host().now_ms();
+    if (settings_.refresh_ms > 0 && now >= next_refresh_ms_) {
+      refresh_all(now);
+      next_refresh_ms_ = now + settings_.refresh_ms;
     }
+    if (now >= next_housekeeping_ms_) {
+      housekeeping(now);
+      next_housekeeping_ms_ = now + kHousekeepingMs;
+    }
+    publish_gauges();
+    return moved == 0 ? kIdleWait : std::chrono::milliseconds(0);
   }
 
   void refresh_all(int64_t now) {
@@ -157,11 +140,9 @@ class VdbPlugin final : public Plugin {
   std::unique_ptr<StoreFeed> feed_;
   std::unique_ptr<VdbOps> ops_;
   std::vector<std::string> projects_;
-
-  std::thread background_;
-  std::mutex stop_mutex_;
-  std::condition_variable stop_;
-  bool stopping_ = false;
+  int64_t next_refresh_ms_ = 0;                // the indexer's own
+  int64_t next_housekeeping_ms_ = 0;           // the indexer's own
+  std::unique_ptr<BackgroundWorker> indexer_;  // last: its rounds use everything above
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <random>
 
+#include "opbase/host_services.hpp"
 #include "opbase/internal/thread_name.hpp"
 #include "random_id.hpp"
 #include "webhook_signature.hpp"
@@ -79,13 +80,8 @@ void DeliveryWorkers::messages_due() {
 }
 
 std::vector<std::string> DeliveryWorkers::projects() const {
-  auto answer = host_.call_service("projects.list", "", json::object());
-  std::vector<std::string> ids;
-  if (!answer) return ids;
-  for (const json& id : answer->value("projects", json::array())) {
-    if (id.is_string()) ids.push_back(id.get<std::string>());
-  }
-  return ids;
+  auto ids = list_projects(host_);
+  return ids ? std::move(*ids) : std::vector<std::string>{};
 }
 
 // The feeder never posts: a receiver that takes its time must not hold back the events of

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <opbase/document_store.hpp>
+#include <opbase/host_services.hpp>
 #include <opbase/sdk.hpp>
 
 #include "delivery_workers.hpp"
@@ -55,13 +56,12 @@ class WebhooksPlugin final : public Plugin {
 
  private:
   Status bootstrap_endpoints() {
-    auto projects = host().call_service("projects.list", "", json::object());
+    auto projects = list_projects(host());
     if (!projects) return projects.status();
-    for (const json& id : projects->value("projects", json::array())) {
-      if (!id.is_string()) continue;
-      if (Status s = endpoints_->bootstrap(id.get<std::string>(), config_, host().now_ms()); !s) {
-        return Status(s.code(), "webhooks: the configured endpoint of project " +
-                                    id.get<std::string>() + ": " + s.message());
+    for (const std::string& id : *projects) {
+      if (Status s = endpoints_->bootstrap(id, config_, host().now_ms()); !s) {
+        return Status(s.code(),
+                      "webhooks: the configured endpoint of project " + id + ": " + s.message());
       }
     }
     return Status::ok();

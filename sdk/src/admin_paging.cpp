@@ -3,6 +3,8 @@
 #include <string>
 #include <string_view>
 
+#include "opbase/field_error.hpp"
+
 namespace opbase {
 namespace {
 
@@ -12,9 +14,10 @@ Result<int64_t> integer_in(const nlohmann::json& body, std::string_view field, i
   const auto found = body.find(field);
   if (found == body.end() || found->is_null()) return fallback;
   if (!found->is_number_integer() || found->get<int64_t>() < min || found->get<int64_t>() > max) {
-    return Status::validation(std::string(field) + " must be an integer from " +
-                                  std::to_string(min) + " to " + std::to_string(max),
-                              {{"field", field}, {"reason", "range"}});
+    return field_error(field,
+                       std::string(field) + " must be an integer from " + std::to_string(min) +
+                           " to " + std::to_string(max),
+                       {{"reason", "range"}});
   }
   return found->get<int64_t>();
 }

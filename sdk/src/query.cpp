@@ -8,6 +8,8 @@
 #include <map>
 #include <span>
 
+#include "opbase/field_error.hpp"
+
 namespace opbase::query {
 
 namespace {
@@ -278,8 +280,8 @@ bool iequals(std::string_view a, std::string_view b) {
 Result<std::vector<SortKey>> parse_sort_text(std::string_view text, const ParseOptions& options) {
   std::vector<SortKey> keys;
   const auto error = [&](const std::string& message, std::string_view part) -> Status {
-    return Status::validation("sort '" + std::string(part) + "': " + message,
-                              {{"field", "sort"}, {"value", std::string(part)}});
+    return field_error("sort", "sort '" + std::string(part) + "': " + message,
+                       {{"value", std::string(part)}});
   };
   std::size_t start = 0;
   while (true) {
@@ -315,8 +317,7 @@ Result<std::int64_t> paging_field(const json& body, const char* name, std::int64
   const auto it = body.find(name);
   if (it == body.end() || it->is_null()) return fallback;
   const auto error = [&] {
-    return Status::validation(std::string(name) + " must be a non-negative integer",
-                              {{"field", name}});
+    return field_error(name, std::string(name) + " must be a non-negative integer");
   };
   if (it->is_number_unsigned()) {
     const auto value = it->get<std::uint64_t>();
@@ -391,7 +392,7 @@ Result<FieldPath> parse_path(std::string_view text, const ParseOptions& options)
   return guarded([&]() -> Result<FieldPath> {
     FieldPath path{std::string(text), {}};
     if (std::string problem = path_problem(text, options, &path.segments); !problem.empty()) {
-      return Status::validation(problem, {{"field", path.text}});
+      return field_error(path.text, problem);
     }
     return path;
   });
@@ -407,11 +408,10 @@ std::string_view op_name(Op op) {
 Result<Match> parse_match(const json& match, const ParseOptions& options) {
   return guarded([&]() -> Result<Match> {
     if (!match.is_object()) {
-      return Status::validation("match must be an object", {{"field", "match"}});
+      return field_error("match", "match must be an object");
     }
     if (match.size() > options.max_conditions) {
-      return Status::validation("too many match conditions",
-                                {{"field", "match"}, {"max", options.max_conditions}});
+      return field_error("match", "too many match conditions", {{"max", options.max_conditions}});
     }
     Match out;
     out.reserve(match.size());
@@ -576,9 +576,9 @@ Result<Paging> parse_paging(const json& body, const ParseOptions& options) {
     Result<std::int64_t> limit = paging_field(fields, "limit", options.limit_default);
     if (!limit) return limit.status();
     if (*limit > options.limit_cap) {
-      return Status::validation(
-          "limit is above the maximum of " + std::to_string(options.limit_cap),
-          {{"field", "limit"}, {"max", options.limit_cap}});
+      return field_error("limit",
+                         "limit is above the maximum of " + std::to_string(options.limit_cap),
+                         {{"max", options.limit_cap}});
     }
     Result<std::int64_t> offset = paging_field(fields, "offset", 0);
     if (!offset) return offset.status();
@@ -589,11 +589,11 @@ Result<Paging> parse_paging(const json& body, const ParseOptions& options) {
 Result<Projection> parse_projection(const json& project, const ParseOptions& options) {
   return guarded([&]() -> Result<Projection> {
     if (!project.is_object()) {
-      return Status::validation("project must be an object", {{"field", "project"}});
+      return field_error("project", "project must be an object");
     }
     if (project.size() > options.max_conditions) {
-      return Status::validation("too many projection fields",
-                                {{"field", "project"}, {"max", options.max_conditions}});
+      return field_error("project", "too many projection fields",
+                         {{"max", options.max_conditions}});
     }
     Projection out;
     bool mode_set = false, key_named = false, key_value = true;

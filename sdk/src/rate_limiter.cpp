@@ -6,8 +6,9 @@
 //   2. tat_ms <= now (full): set it to now + interval;
 //   3. neither matched: no document yet (insert one) or the bucket is empty (refuse).
 // Each step is atomic in the store, which re-checks its condition as it writes, so concurrent
-// takes cannot spend the same token. A bucket in use comes first because that is where the cost
-// shows: a caller making many calls pays one update each, and a full bucket pays two.
+// takes cannot spend the same token; the SDK's StoreCounter runs the steps and their races. A
+// bucket in use comes first because that is where the cost shows: a caller making many calls pays
+// one update each, and a full bucket pays two.
 #include "opbase/rate_limiter.hpp"
 
 #include <algorithm>
@@ -22,10 +23,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kCollection = "rate_limits";
-// Bounds the take loop: each turn means another request inserted, swept or gave back the
-// bucket's document in between, which cannot go on for long.
-constexpr int kMaxRaces = 5;
 // A bucket full for this long is swept; the margin covers daemons whose clocks differ a little.
 constexpr int64_t kIdleMs = 60'000;
 
@@ -48,46 +45,29 @@ Status exceeded(int64_t wait_ms) {
           {{"retry_after", retry_after}}};
 }
 
-Result<bool> take_from_full(const DocumentStore& store, std::string_view project,
-                            const Bucket& bucket, int64_t now_ms) {
-  return update_matched(store, project, kCollection,
-                        {{"_key", bucket.key}, {"tat_ms:$lte", now_ms}},
-                        set_fields({{"tat_ms", now_ms + bucket.interval_ms}}));
+// The conditional updates of a take, the bucket in use first (see the top of this file).
+std::vector<StoreCounter::Update> takes(const Bucket& bucket, int64_t now_ms) {
+  store::Change from_rest;
+  from_rest.inc["tat_ms"] = bucket.interval_ms;
+  return {
+      {{{"tat_ms:$gt", now_ms}, {"tat_ms:$lte", now_ms + bucket.window_ms - bucket.interval_ms}},
+       std::move(from_rest)},
+      {{{"tat_ms:$lte", now_ms}}, set_fields({{"tat_ms", now_ms + bucket.interval_ms}})},
+  };
 }
 
-Result<bool> take_from_rest(const DocumentStore& store, std::string_view project,
-                            const Bucket& bucket, int64_t now_ms) {
-  store::Change change;
-  change.inc["tat_ms"] = bucket.interval_ms;
-  return update_matched(store, project, kCollection,
-                        {{"_key", bucket.key},
-                         {"tat_ms:$gt", now_ms},
-                         {"tat_ms:$lte", now_ms + bucket.window_ms - bucket.interval_ms}},
-                        std::move(change));
-}
-
-// The first event of a bucket: its document, one token taken. kDuplicateKey when another
-// request made it first, or when a swept one held the key (brought back to be taken from).
-Status insert_bucket(const DocumentStore& store, std::string_view project, const Bucket& bucket,
-                     int64_t now_ms) {
-  json doc = {{"_key", bucket.key},
-              {"_userkey", nullptr},
-              {"_created_at", iso_time(now_ms)},
-              {"tat_ms", now_ms + bucket.interval_ms}};
-  return insert_or_revive(store, project, kCollection, std::move(doc));
-}
-
-// Nullopt when the bucket may have a token after all (the caller tries again), else the
-// refusal with the wait until the next token.
-Result<std::optional<Status>> refusal(const DocumentStore& store, std::string_view project,
-                                      const Bucket& bucket, int64_t now_ms) {
-  auto found = find_by_key(store, project, kCollection, bucket.key);
-  if (!found) return found.status();
-  if (!*found) return std::optional<Status>();
-  const int64_t tat = (*found)->value("tat_ms", int64_t{0});
+// No take matched: the bucket's first event (its document, one token taken), a give-back that
+// came in between (again), or the refusal with the wait until the next token.
+StoreCounter::Next after_takes(const json* doc, const Bucket& bucket, int64_t now_ms) {
+  if (doc == nullptr) {
+    return StoreCounter::Next::insert({{"_userkey", nullptr},
+                                       {"_created_at", iso_time(now_ms)},
+                                       {"tat_ms", now_ms + bucket.interval_ms}});
+  }
+  const int64_t tat = doc->value("tat_ms", int64_t{0});
   const int64_t wait = tat - (now_ms + bucket.window_ms - bucket.interval_ms);
-  if (wait <= 0) return std::optional<Status>();  // a give-back came in between
-  return std::optional<Status>(exceeded(wait));
+  if (wait <= 0) return StoreCounter::Next::again();
+  return StoreCounter::Next::refuse(exceeded(wait));
 }
 
 }  // namespace
@@ -115,20 +95,11 @@ Status RateLimiter::take(std::string_view project, std::string_view name, const 
                          int64_t now_ms) const {
   if (rule.limit <= 0) return Status::ok();
   const Bucket bucket = bucket_of(name, rule);
-  for (int attempt = 0; attempt < kMaxRaces; ++attempt) {
-    for (auto step : {&take_from_rest, &take_from_full}) {
-      auto took = step(store_, project, bucket, now_ms);
-      if (!took) return took.status();
-      if (*took) return Status::ok();
-    }
-    auto refused = refusal(store_, project, bucket, now_ms);
-    if (!refused) return refused.status();
-    if (*refused) return **refused;
-    const Status inserted = insert_bucket(store_, project, bucket, now_ms);
-    if (inserted.code() != store::kDuplicateKey) return inserted;
-  }
-  // Still racing: refusing is the safe answer, and the client may simply try again.
-  return exceeded(1000);
+  // Still racing after the counter's rounds: refusing is the safe answer, and the client may
+  // simply try again.
+  return counter_.count(
+      project, bucket.key, takes(bucket, now_ms),
+      [&](const json* doc) { return after_takes(doc, bucket, now_ms); }, exceeded(1000));
 }
 
 void RateLimiter::give_back(std::string_view project, std::string_view name,
@@ -137,11 +108,11 @@ void RateLimiter::give_back(std::string_view project, std::string_view name,
   const Bucket bucket = bucket_of(name, rule);
   store::Change change;
   change.inc["tat_ms"] = -bucket.interval_ms;
-  (void)update_where(store_, project, kCollection, {{"_key", bucket.key}}, std::move(change));
+  counter_.adjust(project, bucket.key, std::move(change));
 }
 
 Status RateLimiter::sweep_idle(std::string_view project, int64_t now_ms) const {
-  return sweep(store_, project, kCollection, {{"tat_ms:$lt", now_ms - kIdleMs}}, now_ms);
+  return counter_.sweep(project, {{"tat_ms:$lt", now_ms - kIdleMs}}, now_ms);
 }
 
 }  // namespace opbase

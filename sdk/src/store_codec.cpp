@@ -5,6 +5,7 @@
 #include <exception>
 #include <limits>
 
+#include "opbase/field_error.hpp"
 #include "opbase/internal/event_pattern.hpp"
 #include "opbase/store.hpp"
 
@@ -14,8 +15,7 @@ namespace {
 using nlohmann::json;
 
 Status bad_field(std::string_view field, std::string_view what) {
-  return Status::validation("store request: '" + std::string(field) + "' " + std::string(what),
-                            {{"field", field}});
+  return field_error(field, "store request: '" + std::string(field) + "' " + std::string(what));
 }
 
 json scope_json(const Scope& scope) { return scope.owner ? json(*scope.owner) : json(nullptr); }
@@ -192,9 +192,8 @@ Result<query::FieldPath> change_path(const std::string& text) {
 }
 
 Status blocked_path(std::string_view path) {
-  return Status::validation(
-      "cannot change '" + std::string(path) + "': a part of its path is not an object",
-      {{"field", path}});
+  return field_error(
+      path, "cannot change '" + std::string(path) + "': a part of its path is not an object");
 }
 
 // An integer within int64 (an unsigned one above it is not: it adds as a double).
@@ -212,13 +211,12 @@ Result<json> add_numbers(const json& a, const json& b, std::string_view path) {
     const auto y = b.get<int64_t>();
     int64_t sum = 0;
     if (__builtin_add_overflow(x, y, &sum)) {
-      return Status::validation("@inc overflows the 64-bit integer range", {{"field", path}});
+      return field_error(path, "@inc overflows the 64-bit integer range");
     }
     return json(sum);
   }
   const double sum = a.get<double>() + b.get<double>();
-  if (!std::isfinite(sum))
-    return Status::validation("@inc result is not finite", {{"field", path}});
+  if (!std::isfinite(sum)) return field_error(path, "@inc result is not finite");
   return json(sum);
 }
 
@@ -535,8 +533,7 @@ Status apply_change(json& document, const Change& change) {
     if (!parent->contains(last)) (*parent)[last] = 0;
     json& target = (*parent)[last];
     if (!target.is_number()) {
-      return Status::validation("cannot @inc '" + text + "': it is not a number",
-                                {{"field", text}});
+      return field_error(text, "cannot @inc '" + text + "': it is not a number");
     }
     auto sum = add_numbers(target, amount, text);
     if (!sum) return sum.status();

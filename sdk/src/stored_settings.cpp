@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "opbase/field_error.hpp"
 #include "opbase/iso_time.hpp"
 #include "opbase/store.hpp"
 #include "opbase/store_access.hpp"
@@ -80,7 +81,7 @@ Result<std::shared_ptr<const StoredSettings::Snapshot>> StoredSettings::change(
   store::Change change;
   for (const auto& [name, value] : changes.items()) {
     if (is_record_field(name) || !configured_.contains(name)) {
-      return Status::validation("data." + name + " is not a setting", {{"field", name}});
+      return field_error(name, "data." + name + " is not a setting");
     }
     if (value.is_null()) {
       values->erase(name);
@@ -105,7 +106,7 @@ Result<std::shared_ptr<const StoredSettings::Snapshot>> StoredSettings::change(
 Result<json> StoredSettings::changes_in(const json& body) {
   const auto data = body.find("data");
   if (data == body.end()) {
-    return Status::validation("data is required: the settings to change", {{"field", "data"}});
+    return field_error("data", "data is required: the settings to change");
   }
   return *data;
 }

@@ -42,9 +42,8 @@ class HandlePlugin final : public Plugin {
 class StoreBackedHost {
  public:
   explicit StoreBackedHost(std::string plugin_name = "auth") : ns_(std::move(plugin_name)) {
-    for (const char* name : {"store.insert", "store.find", "store.count", "store.update",
-                             "store.upsert", "store.change_state", "store.restore", "store.purge",
-                             "store.collection_exists", "store.collections"}) {
+    for (const host::StoreVerb& verb : host::store_verbs()) {
+      const std::string name = std::string(host::kStoreServicePrefix) + std::string(verb.name);
       fake_.provide_text_service(
           name, [this, name](std::string_view project, std::string_view in) -> Result<std::string> {
             auto store = driver_.open(project);

@@ -3,7 +3,8 @@
 //      the call to it;
 //   2. else no document yet: insert one holding this call (when it fits at all);
 //   3. else: refuse, naming the count that is full.
-// A lost race in 2 (another call inserted first) goes back to 1.
+// A lost race in 2 (another call inserted first) goes back to 1; the SDK's StoreCounter runs
+// the steps and their races.
 #include "limits/daily_quota.hpp"
 
 #include <algorithm>
@@ -11,16 +12,14 @@
 
 #include "opbase/iso_time.hpp"
 #include "opbase/store_access.hpp"
+#include "opbase/store_counter.hpp"
 
 namespace opbase::ai {
 namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kCollection = "daily_usage";
 constexpr int64_t kDayMs = 86'400'000;
-// Bounds the charge loop: each turn means another call inserted the day's document in between.
-constexpr int kMaxRaces = 5;
 
 bool off(const DailyLimits& limits) { return limits.calls <= 0 && limits.code_points <= 0; }
 
@@ -33,8 +32,8 @@ std::string key_of(std::string_view user, int64_t now_ms) {
 }
 
 // The match of a document with room for one more call of `code_points`.
-json room_for(const std::string& key, int64_t code_points, const DailyLimits& limits) {
-  json match = {{"_key", key}};
+json room_for(int64_t code_points, const DailyLimits& limits) {
+  json match = json::object();
   if (limits.calls > 0) match["calls:$lt"] = limits.calls;
   if (limits.code_points > 0) match["code_points:$lte"] = limits.code_points - code_points;
   return match;
@@ -77,36 +76,32 @@ Status refusal(const json* day, int64_t code_points, const DailyLimits& limits, 
 Status DailyQuota::charge(std::string_view project, std::string_view user, int64_t code_points,
                           const DailyLimits& limits, int64_t now_ms) const {
   if (off(limits)) return Status::ok();
-  const std::string key = key_of(user, now_ms);
-  for (int attempt = 0; attempt < kMaxRaces; ++attempt) {
-    auto added = update_matched(store_, project, kCollection, room_for(key, code_points, limits),
-                                counted(1, code_points));
-    if (!added) return added.status();
-    if (*added) return Status::ok();
-    auto found = find_by_key(store_, project, kCollection, key);
-    if (!found) return found.status();
-    const json* day = *found ? &**found : nullptr;
-    if (Status refused = refusal(day, code_points, limits, now_ms); !refused) return refused;
-    if (day) continue;  // room came back between the update and the read (a refund)
-    json doc = {{"_key", key},           {"_userkey", user}, {"_created_at", iso_time(now_ms)},
-                {"day", day_of(now_ms)}, {"calls", 1},       {"code_points", code_points}};
-    const Status inserted = insert_or_revive(store_, project, kCollection, std::move(doc));
-    if (inserted.code() != store::kDuplicateKey) return inserted;
-  }
+  auto decide = [&](const json* day) {
+    if (Status refused = refusal(day, code_points, limits, now_ms); !refused) {
+      return StoreCounter::Next::refuse(std::move(refused));
+    }
+    if (day) return StoreCounter::Next::again();  // room came back in between (a refund)
+    return StoreCounter::Next::insert({{"_userkey", user},
+                                       {"_created_at", iso_time(now_ms)},
+                                       {"day", day_of(now_ms)},
+                                       {"calls", 1},
+                                       {"code_points", code_points}});
+  };
   // Still racing: refusing is the safe answer, and the client may simply try again.
-  return Status(code::kRateLimitExceeded, "too many AI calls at once; try again",
-                {{"retry_after", 1}});
+  const Status busy(code::kRateLimitExceeded, "too many AI calls at once; try again",
+                    {{"retry_after", 1}});
+  return counter_.count(project, key_of(user, now_ms),
+                        {{room_for(code_points, limits), counted(1, code_points)}}, decide, busy);
 }
 
 void DailyQuota::refund(std::string_view project, std::string_view user, int64_t code_points,
                         const DailyLimits& limits, int64_t charged_ms) const {
   if (off(limits)) return;
-  (void)update_where(store_, project, kCollection, {{"_key", key_of(user, charged_ms)}},
-                     counted(-1, -code_points));
+  counter_.adjust(project, key_of(user, charged_ms), counted(-1, -code_points));
 }
 
 Status DailyQuota::sweep_past_days(std::string_view project, int64_t now_ms) const {
-  return sweep(store_, project, kCollection, {{"day:$lt", day_of(now_ms)}}, now_ms);
+  return counter_.sweep(project, {{"day:$lt", day_of(now_ms)}}, now_ms);
 }
 
 }  // namespace opbase::ai

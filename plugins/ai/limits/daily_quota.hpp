@@ -17,12 +17,13 @@
 #include "limits/usage_rules.hpp"
 #include "opbase/document_store.hpp"
 #include "opbase/status.hpp"
+#include "opbase/store_counter.hpp"
 
 namespace opbase::ai {
 
 class DailyQuota {
  public:
-  explicit DailyQuota(const DocumentStore& store) : store_(store) {}
+  explicit DailyQuota(const DocumentStore& store) : counter_(store, "daily_usage") {}
 
   // Counts one call of `code_points` for `user` on the UTC day of `now_ms`: OK, or
   // QUOTA_EXCEEDED (details: quota "calls_per_day" or "code_points_per_day", limit, used,
@@ -40,7 +41,7 @@ class DailyQuota {
   Status sweep_past_days(std::string_view project, int64_t now_ms) const;
 
  private:
-  const DocumentStore& store_;
+  StoreCounter counter_;
 };
 
 }  // namespace opbase::ai

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "extract/entity_type.hpp"
+#include "opbase/field_error.hpp"
 #include "text/unicode_text.hpp"
 #include "translate/languages.hpp"
 
@@ -138,17 +139,16 @@ double confidence_threshold_of(std::string_view level) {
 
 Status TaskReader::check_content(const json& value, std::string_view field) const {
   if (value.is_null()) {
-    return Status(code::kContentEmpty, "'" + std::string(field) + "' is required",
-                  {{"field", std::string(field)}});
+    return field_error(std::string(field), "'" + std::string(field) + "' is required", {},
+                       code::kContentEmpty);
   }
   if (!value.is_string()) {
-    return Status::validation("'" + std::string(field) + "' must be a string",
-                              {{"field", std::string(field)}});
+    return field_error(std::string(field), "'" + std::string(field) + "' must be a string");
   }
   const std::string& text = value.get_ref<const std::string&>();
   if (is_blank(text)) {
-    return Status(code::kContentEmpty, "'" + std::string(field) + "' is empty",
-                  {{"field", std::string(field)}});
+    return field_error(std::string(field), "'" + std::string(field) + "' is empty", {},
+                       code::kContentEmpty);
   }
   const auto length = static_cast<int64_t>(code_points(text));
   if (length > limits_.max_content_length) {

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "opbase/field_error.hpp"
+
 namespace opbase::ai {
 namespace {
 
@@ -50,8 +52,7 @@ Result<json> ProviderChoice::change(std::string_view project, const json& data,
     }
     std::string known;
     for (const std::string& n : router_.names()) known += (known.empty() ? "" : ", ") + n;
-    return Status::validation("data.provider must be null or one of: " + known,
-                              {{"field", "provider"}});
+    return field_error("provider", "data.provider must be null or one of: " + known);
   });
   if (!snapshot) return snapshot.status();
   return view_of(**snapshot);

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "opbase/field_error.hpp"
 #include "opbase/store.hpp"
 #include "opbase/store_access.hpp"
 
@@ -23,8 +24,7 @@ Status SpentChallenges::spend(std::string_view project, std::string_view challen
                                     {"expires_ms", expires_s * 1000}}}};
   const Status inserted = store_.insert(project, insert);
   if (inserted.code() == store::kDuplicateKey) {
-    return Status::validation("captcha was already used",
-                              {{"field", "captcha"}, {"reason", "replayed"}});
+    return field_error("captcha", "captcha was already used", {{"reason", "replayed"}});
   }
   return inserted;
 }

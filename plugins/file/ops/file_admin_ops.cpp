@@ -4,6 +4,7 @@
 #include <string>
 
 #include "opbase/admin_paging.hpp"
+#include "opbase/field_error.hpp"
 #include "opbase/store_access.hpp"
 #include "records/file_record.hpp"
 
@@ -15,8 +16,7 @@ using nlohmann::json;
 constexpr size_t kMaxUserKeyBytes = 64;
 
 Status refused(std::string_view field, std::string message) {
-  return Status::validation(std::string(field) + " " + std::move(message),
-                            {{"field", field}, {"reason", "type"}});
+  return field_error(field, std::string(field) + " " + std::move(message), {{"reason", "type"}});
 }
 
 // file.admin.list's match: `_userkey` (one owner) and `state`, each optional.

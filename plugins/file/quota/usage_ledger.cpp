@@ -2,25 +2,22 @@
 //   1. the user's document has room (files < limit, bytes <= limit - this file's): add to it;
 //   2. else no document yet: insert one holding this file (when it fits at all);
 //   3. else: refuse, naming the count that is full.
-// A lost race in 2 (another presign inserted first) goes back to 1.
+// A lost race in 2 (another presign inserted first) goes back to 1; the SDK's StoreCounter runs
+// the steps and their races.
 #include "quota/usage_ledger.hpp"
 
-#include "opbase/store_access.hpp"
+#include "opbase/store_counter.hpp"
 
 namespace opbase::file {
 namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kCollection = "file_usage";
-// Bounds the charge loop: each turn means another presign inserted the document in between.
-constexpr int kMaxRaces = 5;
-
 // Keys are unique across the whole store, not per collection: the user's own key is taken.
 std::string key_of(std::string_view user) { return "fu_" + std::string(user); }
 
-json room_for(std::string_view user, int64_t bytes, const UsageLimits& limits) {
-  json match = {{"_key", key_of(user)}};
+json room_for(int64_t bytes, const UsageLimits& limits) {
+  json match = json::object();
   if (limits.files > 0) match["files:$lt"] = limits.files;
   if (limits.bytes > 0) match["bytes:$lte"] = limits.bytes - bytes;
   return match;
@@ -52,29 +49,23 @@ Status refusal(const json* usage, int64_t bytes, const UsageLimits& limits) {
 
 Status UsageLedger::charge(std::string_view project, std::string_view user, int64_t bytes,
                            const UsageLimits& limits) const {
-  for (int attempt = 0; attempt < kMaxRaces; ++attempt) {
-    auto added = update_matched(store_, project, kCollection, room_for(user, bytes, limits),
-                                counted(bytes, 1));
-    if (!added) return added.status();
-    if (*added) return Status::ok();
-    auto found = find_by_key(store_, project, kCollection, key_of(user));
-    if (!found) return found.status();
-    const json* usage = *found ? &**found : nullptr;
-    if (Status refused = refusal(usage, bytes, limits); !refused) return refused;
-    if (usage) continue;  // room came back between the update and the read
-    json doc = {{"_key", key_of(user)}, {"_userkey", user}, {"bytes", bytes}, {"files", 1}};
-    const Status inserted = insert_or_revive(store_, project, kCollection, std::move(doc));
-    if (inserted.code() != store::kDuplicateKey) return inserted;
-  }
+  auto decide = [&](const json* usage) {
+    if (Status refused = refusal(usage, bytes, limits); !refused) {
+      return StoreCounter::Next::refuse(std::move(refused));
+    }
+    if (usage) return StoreCounter::Next::again();  // room came back in between
+    return StoreCounter::Next::insert({{"_userkey", user}, {"bytes", bytes}, {"files", 1}});
+  };
   // Still racing: refusing is the safe answer, and the client may simply try again.
-  return Status(code::kRateLimitExceeded, "too many uploads at once; try again",
-                {{"retry_after", 1}});
+  const Status busy(code::kRateLimitExceeded, "too many uploads at once; try again",
+                    {{"retry_after", 1}});
+  return counter_.count(project, key_of(user), {{room_for(bytes, limits), counted(bytes, 1)}},
+                        decide, busy);
 }
 
 void UsageLedger::release(std::string_view project, std::string_view user, int64_t bytes,
                           int64_t files) const {
-  (void)update_where(store_, project, kCollection, {{"_key", key_of(user)}},
-                     counted(-bytes, -files));
+  counter_.adjust(project, key_of(user), counted(-bytes, -files));
 }
 
 }  // namespace opbase::file

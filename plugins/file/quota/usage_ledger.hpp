@@ -17,6 +17,7 @@
 
 #include "opbase/document_store.hpp"
 #include "opbase/status.hpp"
+#include "opbase/store_counter.hpp"
 
 namespace opbase::file {
 
@@ -27,7 +28,7 @@ struct UsageLimits {
 
 class UsageLedger {
  public:
-  explicit UsageLedger(const DocumentStore& store) : store_(store) {}
+  explicit UsageLedger(const DocumentStore& store) : counter_(store, "file_usage") {}
 
   // Counts one file of `bytes` for `user`: OK, or QUOTA_EXCEEDED (details: quota "bytes" or
   // "files", limit, used) and nothing counted.
@@ -39,7 +40,7 @@ class UsageLedger {
   void release(std::string_view project, std::string_view user, int64_t bytes, int64_t files) const;
 
  private:
-  const DocumentStore& store_;
+  StoreCounter counter_;
 };
 
 }  // namespace opbase::file

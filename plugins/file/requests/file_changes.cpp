@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "opbase/field_error.hpp"
 #include "requests/file_fields.hpp"
 
 namespace opbase::file {
@@ -10,8 +11,7 @@ namespace {
 using nlohmann::json;
 
 Status refused(std::string_view field, std::string message, std::string_view reason) {
-  return Status::validation(std::string(field) + " " + std::move(message),
-                            {{"field", field}, {"reason", reason}});
+  return field_error(field, std::string(field) + " " + std::move(message), {{"reason", reason}});
 }
 
 // One field of `data` checked into the value to store.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "opbase/error_code.hpp"
+#include "opbase/field_error.hpp"
 
 namespace opbase::file {
 namespace {
@@ -17,8 +18,7 @@ constexpr size_t kMaxReaders = 100;
 constexpr size_t kMaxKey = 64;
 
 Status refused(std::string_view field, std::string message, std::string_view reason) {
-  return Status::validation(std::string(field) + " " + std::move(message),
-                            {{"field", field}, {"reason", reason}});
+  return field_error(field, std::string(field) + " " + std::move(message), {{"reason", reason}});
 }
 
 // The JSON parser has checked the UTF-8; what remains is what a header or a path would misread:
@@ -116,14 +116,14 @@ Result<std::string> read_content_type(const nlohmann::json& value) {
 Result<int64_t> read_file_size(const nlohmann::json& value, int64_t max_size) {
   if (!value.is_number_integer()) return refused("size", "must be an integer", "type");
   if (value.is_number_unsigned() && value.get<uint64_t>() > static_cast<uint64_t>(max_size)) {
-    return Status(code::kPayloadTooLarge, "size is over files.max_size",
-                  {{"field", "size"}, {"max_size", max_size}});
+    return field_error("size", "size is over files.max_size", {{"max_size", max_size}},
+                       code::kPayloadTooLarge);
   }
   const auto size = value.get<int64_t>();
   if (size < 0) return refused("size", "must not be negative", "range");
   if (size > max_size) {
-    return Status(code::kPayloadTooLarge, "size is over files.max_size",
-                  {{"field", "size"}, {"max_size", max_size}});
+    return field_error("size", "size is over files.max_size", {{"max_size", max_size}},
+                       code::kPayloadTooLarge);
   }
   return size;
 }

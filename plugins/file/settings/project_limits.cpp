@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "opbase/field_error.hpp"
+
 namespace opbase::file {
 namespace {
 
@@ -24,9 +26,9 @@ Result<FileLimits> from_values(const json& values) {
     const json& value = values.at(limit.name);
     if (!value.is_number_integer() || value.get<int64_t>() < limit.min ||
         value.get<int64_t>() > limit.max) {
-      return Status::validation(std::string("data.") + limit.name + " must be an integer from " +
-                                    std::to_string(limit.min) + " to " + std::to_string(limit.max),
-                                {{"field", limit.name}});
+      return field_error(limit.name, std::string("data.") + limit.name +
+                                         " must be an integer from " + std::to_string(limit.min) +
+                                         " to " + std::to_string(limit.max));
     }
     read[i] = value.get<int64_t>();
   }

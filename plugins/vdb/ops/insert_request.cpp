@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "opbase/field_error.hpp"
 #include "ops/collection_field.hpp"
 #include "vectors/vector_value.hpp"
 
@@ -12,7 +13,7 @@ namespace {
 using nlohmann::json;
 
 Status refused(const std::string& field, std::string_view reason, const std::string& message) {
-  return Status::validation(field + " " + message, {{"field", field}, {"reason", reason}});
+  return field_error(field, field + " " + message, {{"reason", reason}});
 }
 
 bool blank(const std::string& text) {
@@ -39,8 +40,8 @@ Result<InsertItem> read_item(const json& record, size_t index) {
     if (!read) return read.status();
     item.vector = std::move(*read);
   } else if (!item.content || blank(*item.content)) {
-    return Status(code::kContentEmpty, at + " has no content to embed (and no vector)",
-                  {{"field", at + ".content"}, {"index", index}});
+    return field_error(at + ".content", at + " has no content to embed (and no vector)",
+                       {{"index", index}}, code::kContentEmpty);
   }
   if (const auto metadata = record.find("metadata"); metadata != record.end()) {
     if (!metadata->is_object()) {

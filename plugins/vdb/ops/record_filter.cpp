@@ -2,14 +2,16 @@
 
 #include <string>
 
+#include "opbase/field_error.hpp"
+
 namespace opbase::vdb {
 
 using nlohmann::json;
 
 Result<query::Match> read_record_filter(const json& value, std::string_view field) {
   if (!value.is_object()) {
-    return Status::validation(std::string(field) + " must be an object in the match syntax",
-                              {{"field", field}, {"reason", "not_object"}});
+    return field_error(field, std::string(field) + " must be an object in the match syntax",
+                       {{"reason", "not_object"}});
   }
   static const query::ParseOptions options = [] {
     query::ParseOptions o;
@@ -29,11 +31,12 @@ Result<query::Match> read_record_filter(const json& value, std::string_view fiel
     const bool allowed = (top == "metadata" && condition.path.segments.size() > 1) ||
                          top == "_key" || top == "_created_at" || top == "_modified_at";
     if (!allowed) {
-      return Status::validation(
+      return field_error(
+          field,
           std::string(field) +
               " can test metadata.<path>, _key, _created_at and _modified_at, not '" +
               condition.path.text + "'",
-          {{"field", field}, {"key", condition.path.text}, {"reason", "not_filterable"}});
+          {{"key", condition.path.text}, {"reason", "not_filterable"}});
     }
   }
   return std::move(*match);

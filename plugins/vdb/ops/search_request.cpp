@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "opbase/field_error.hpp"
 #include "ops/collection_field.hpp"
 #include "ops/record_filter.hpp"
 #include "vectors/vector_value.hpp"
@@ -44,8 +45,8 @@ Status read_query_or_vector(const json& body, SearchRequest& request) {
   }
   if (!text->is_string()) return refused("query", "not_string", "must be a string");
   if (blank(text->get_ref<const std::string&>())) {
-    return Status(code::kContentEmpty, "query is empty: there is nothing to search by",
-                  {{"field", "query"}});
+    return field_error("query", "query is empty: there is nothing to search by", {},
+                       code::kContentEmpty);
   }
   request.query = text->get<std::string>();
   return Status::ok();

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "opbase/admin_paging.hpp"
+#include "opbase/field_error.hpp"
 
 namespace opbase::vdb {
 namespace {
@@ -20,8 +21,7 @@ Result<Reply> VdbAdminOps::list(const Request& request) const {
       owner != request.body.end() && !owner->is_null()) {
     if (!owner->is_string() || owner->get_ref<const std::string&>().empty() ||
         owner->get_ref<const std::string&>().size() > kMaxUserKeyBytes) {
-      return Status::validation("_userkey must be a user's _userkey",
-                                {{"field", "_userkey"}, {"reason", "type"}});
+      return field_error("_userkey", "_userkey must be a user's _userkey", {{"reason", "type"}});
     }
     user = owner->get<std::string>();
   }

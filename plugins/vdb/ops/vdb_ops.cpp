@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "opbase/field_error.hpp"
 #include "ops/insert_request.hpp"
 #include "ops/search_request.hpp"
 #include "records/record_document.hpp"
@@ -24,13 +25,13 @@ double ms_since(Clock::time_point start) {
 }
 
 Status wrong_dimensions(const std::string& field, size_t expected, size_t provided) {
-  return Status::validation(field + " has " + std::to_string(provided) +
-                                " dimensions where the collection's records have " +
-                                std::to_string(expected),
-                            {{"field", field},
-                             {"reason", "dimensions"},
-                             {"expected_dimensions", expected},
-                             {"provided_dimensions", provided}});
+  return field_error(field,
+                     field + " has " + std::to_string(provided) +
+                         " dimensions where the collection's records have " +
+                         std::to_string(expected),
+                     {{"reason", "dimensions"},
+                      {"expected_dimensions", expected},
+                      {"provided_dimensions", provided}});
 }
 
 // A refusal of the embedding service names its text by its place among the texts sent; the
@@ -176,12 +177,12 @@ Result<Reply> VdbOps::search(const Request& request) const {
     if (!embeddings) return embeddings.status();
     embedding_ms = ms_since(embed_start);
     if (collection_model && embeddings->model != *collection_model) {
-      return Status::validation("the query is embedded by model " + embeddings->model +
-                                    ", and the collection's records by " + *collection_model,
-                                {{"field", "query"},
-                                 {"reason", "model_version"},
-                                 {"expected_model_version", *collection_model},
-                                 {"provided_model_version", embeddings->model}});
+      return field_error("query",
+                         "the query is embedded by model " + embeddings->model +
+                             ", and the collection's records by " + *collection_model,
+                         {{"reason", "model_version"},
+                          {"expected_model_version", *collection_model},
+                          {"provided_model_version", embeddings->model}});
     }
     read->vector = std::move(embeddings->vectors.front());
   }

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "opbase/base64.hpp"
+#include "opbase/field_error.hpp"
 
 namespace opbase::vdb {
 namespace {
@@ -17,9 +18,9 @@ static_assert(std::endian::native == std::endian::little,
 
 Status refused(std::string_view field, std::string_view reason, std::string message,
                std::optional<size_t> index = std::nullopt) {
-  nlohmann::json details = {{"field", field}, {"reason", reason}};
-  if (index) details["index"] = *index;
-  return Status::validation(std::string(field) + " " + message, std::move(details));
+  nlohmann::json more = {{"reason", reason}};
+  if (index) more["index"] = *index;
+  return field_error(field, std::string(field) + " " + message, std::move(more));
 }
 
 // A vector given in the stored form: base64 of float32 values, little-endian.

@@ -38,7 +38,7 @@ class EchoPlugin final : public opbase::Plugin {
     r.op("echo.greet", Access::kApiKey, [this](const Request& req) -> Result<Reply> {
       auto name = req.body.find("name");
       if (name == req.body.end() || !name->is_string()) {
-        return Status::validation("field 'name' must be a string", {{"field", "name"}});
+        return opbase::field_error("name", "field 'name' must be a string");
       }
       return Reply(greeting_ + ", " + name->get<std::string>() + "!");
     });

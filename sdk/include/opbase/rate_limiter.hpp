@@ -8,10 +8,10 @@
 // a bucket with k tokens, exactly k go ahead, on one daemon or many. The bucket is one number,
 // the time at which it will be full again (the generic cell rate algorithm's "theoretical
 // arrival time"), and every take is one conditional update of it in the store, never a
-// read-modify-write in memory. A bucket's name is its document's `_key` after a prefix, so it
-// must be key text (letters, digits, `_`, `-`, `.`); a caller counting something private (an
-// e-mail, a client address) names the bucket by a digest of it, so the store does not collect
-// addresses in clear.
+// read-modify-write in memory (a StoreCounter, store_counter.hpp). A bucket's name is its
+// document's `_key` after a prefix, so it must be key text (letters, digits, `_`, `-`, `.`); a
+// caller counting something private (an e-mail, a client address) names the bucket by a digest of
+// it, so the store does not collect addresses in clear.
 //
 // A bucket full again for a while is the same as no bucket: sweep_idle() moves those documents
 // to the deleted state for the plugin's purge, and a take finding its document swept brings it
@@ -25,6 +25,7 @@
 
 #include "opbase/document_store.hpp"
 #include "opbase/status.hpp"
+#include "opbase/store_counter.hpp"
 
 namespace opbase {
 
@@ -41,7 +42,7 @@ struct RateRule {
 
 class RateLimiter {
  public:
-  explicit RateLimiter(const DocumentStore& store) : store_(store) {}
+  explicit RateLimiter(const DocumentStore& store) : counter_(store, "rate_limits") {}
 
   // Takes a token from `bucket` for an event about to happen: OK when there was one;
   // RATE_LIMIT_EXCEEDED (details {"retry_after": seconds until the next token, at least 1})
@@ -57,7 +58,7 @@ class RateLimiter {
   Status sweep_idle(std::string_view project, int64_t now_ms) const;
 
  private:
-  const DocumentStore& store_;
+  StoreCounter counter_;
 };
 
 }  // namespace opbase

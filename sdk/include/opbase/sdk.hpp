@@ -3,6 +3,7 @@
 
 #include "opbase/abi.h"
 #include "opbase/error_code.hpp"
+#include "opbase/field_error.hpp"
 #include "opbase/host.hpp"
 #include "opbase/op.hpp"
 #include "opbase/plugin.hpp"
