@@ -46,6 +46,7 @@ description="$(dpkg-deb --field "$daemon_deb" Description)"
 grep -q 'not built yet' <<<"$description" || fail "the description does not say what is not built: $description"
 
 has "$dev_deb" '^\./usr/include/opbase/abi\.h$'
+has "$dev_deb" '^\./usr/include/opbase/http_client\.hpp$'
 has "$dev_deb" '/cmake/opbase/opbaseConfig\.cmake$'
 has "$dev_deb" '^\./usr/share/doc/opbase-dev/copyright$'
 lacks "$dev_deb" '^\./usr/bin/'
@@ -54,7 +55,7 @@ for deb in "$daemon_deb" "$dev_deb"; do
     fail "$(basename "$deb") is not for this machine's architecture"
 done
 depends="$(dpkg-deb --field "$dev_deb" Depends)"
-for need in 'opbase (=' nlohmann-json3-dev cmake; do
+for need in 'opbase (=' nlohmann-json3-dev libcurl4-openssl-dev cmake; do
   grep -qF "$need" <<<"$depends" || fail "opbase-dev does not depend on $need: $depends"
 done
 echo "package_contents: $(basename "$daemon_deb") and $(basename "$dev_deb") hold what they should"
