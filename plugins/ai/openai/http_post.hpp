@@ -1,7 +1,8 @@
-// One HTTP POST of a JSON body to a model server with libcurl, bounded by a time-out. Each thread
-// keeps one curl handle, so calls from a thread reuse its connections (and TLS sessions) to the
-// server. No redirects are followed; no signals are used (CURLOPT_NOSIGNAL), so any thread may
-// call. The answer body is read up to kMaxAnswerBytes.
+// One HTTP POST of a JSON body to a model server, sent with the SDK's HTTP client
+// (opbase/http_client.hpp) and bounded by a time-out. The client keeps one handle per thread, so
+// calls from a thread reuse its connections (and TLS sessions) to the server. No redirects are
+// followed. The answer body is read up to kMaxAnswerBytes (decoded, when the server compressed
+// it); a larger one is HttpFailure::kTooLarge.
 //
 // Thread-safety: post_json() may be called from any number of threads at once.
 #pragma once
@@ -12,37 +13,24 @@
 #include <string>
 #include <vector>
 
+#include "opbase/http_client.hpp"
+
 namespace opbase::ai {
 
 inline constexpr size_t kMaxAnswerBytes = 64u << 20;
 
 struct HttpPost {
   std::string url;
-  std::vector<std::string> headers;  // "Name: value"; Content-Type: application/json is added
+  std::vector<HttpHeader> headers;  // Content-Type and Accept: application/json are added
   std::string body;
   std::chrono::milliseconds timeout{60'000};          // the whole attempt
   std::chrono::milliseconds connect_timeout{10'000};  // the connection within it
 };
 
-// Why no HTTP answer came.
-enum class TransportFailure {
-  kNone,          // an answer came (any status)
-  kTimedOut,      // the time-out (or the connect time-out) passed
-  kNoConnection,  // refused, no such host, TLS handshake failed
-  kDropped,       // connected, but the answer broke off or never came
-  kTooLarge,      // the answer body passed kMaxAnswerBytes
-  kOther,
-};
+HttpResult post_json(const HttpPost& post);
 
-struct HttpAnswer {
-  TransportFailure failure = TransportFailure::kNone;
-  std::string failure_text;  // curl's words for a failure (no secrets: no headers, no body)
-  int status = 0;
-  std::string body;
-  // Retry-After in seconds (or retry-after-ms, rounded up), when the answer gave a number.
-  std::optional<std::chrono::milliseconds> retry_after;
-};
-
-HttpAnswer post_json(const HttpPost& post);
+// Retry-After in seconds (an HTTP date is ignored), or retry-after-ms (which wins), when the
+// answer gave a number (one over 86,400,000 counts as that).
+std::optional<std::chrono::milliseconds> retry_after_of(const HttpResponse& response);
 
 }  // namespace opbase::ai

@@ -72,50 +72,65 @@ std::string ModelClient::url_of(std::string_view path) const {
   return url;
 }
 
-std::vector<std::string> ModelClient::headers() const {
+std::vector<HttpHeader> ModelClient::headers() const {
   if (settings_.api_key.empty()) return {};
   const bool bearer = settings_.api_key_header.size() == 13 &&
                       strncasecmp(settings_.api_key_header.c_str(), "authorization", 13) == 0;
-  return {settings_.api_key_header + ": " + (bearer ? "Bearer " : "") + settings_.api_key};
+  return {{settings_.api_key_header, (bearer ? "Bearer " : "") + settings_.api_key}};
 }
 
 void ModelClient::log(const std::string& line) const {
   if (log_) log_(redact_secret(line, settings_.api_key));
 }
 
-bool ModelClient::retry_wait(const HttpAnswer& answer, int retry, milliseconds* wait) const {
+bool ModelClient::retry_wait(const HttpResult& answer, int retry, milliseconds* wait) const {
   *wait = backoff_delay(retry, milliseconds(settings_.retry_base_ms), jitter_draw());
-  switch (answer.failure) {
-    case TransportFailure::kNone:
-      if (!is_retryable_status(answer.status)) return false;
-      if (answer.status == 429 && read_error_code(answer.body) == "insufficient_quota") {
-        return false;
-      }
-      if ((answer.status == 429 || answer.status == 503) && answer.retry_after) {
-        *wait = *answer.retry_after;
-      }
+  if (answer) {
+    const HttpResponse& response = answer.response();
+    if (!is_retryable_status(response.status)) return false;
+    if (response.status == 429 && read_error_code(response.body) == "insufficient_quota") {
+      return false;
+    }
+    const std::optional<milliseconds> asked = retry_after_of(response);
+    if ((response.status == 429 || response.status == 503) && asked) *wait = *asked;
+    return true;
+  }
+  switch (answer.error().kind) {
+    case HttpFailure::kTimedOut:  // the connect time-out; the deadline is checked after
+    case HttpFailure::kNoConnection:
+    case HttpFailure::kDropped:
       return true;
-    case TransportFailure::kTimedOut:  // the connect time-out; the deadline is checked after
-    case TransportFailure::kNoConnection:
-    case TransportFailure::kDropped:
-      return true;
-    case TransportFailure::kTooLarge:
-    case TransportFailure::kOther:
+    case HttpFailure::kTooLarge:
+    case HttpFailure::kCancelled:  // not asked for: no cancel flag is given
+    case HttpFailure::kOther:
       return false;
   }
   return false;
 }
 
-Status ModelClient::failure_of(const HttpAnswer& answer, std::string_view path, int attempts,
+Status ModelClient::failure_of(const HttpResult& answer, std::string_view path, int attempts,
                                Clock::time_point deadline) const {
-  const std::string_view key = settings_.api_key;
   const std::string tries =
       attempts > 1 ? " (after " + std::to_string(attempts) + " attempts)" : "";
-  const std::string said = quote_server_text(answer.failure_text, key);
-  switch (answer.failure) {
-    case TransportFailure::kNone:
-      break;
-    case TransportFailure::kTimedOut:
+  if (!answer) return no_answer(answer.error(), path, tries, deadline);
+  const std::string_view key = settings_.api_key;
+  const HttpResponse& response = answer.response();
+  const StatusKind kind = kind_of_status(response.status, read_error_code(response.body));
+  std::string message = "the model server answered HTTP " + std::to_string(response.status) +
+                        " to " + std::string(path);
+  const std::string server = quote_server_text(read_error_message(response.body), key);
+  if (!server.empty()) message += ": " + server;
+  if (const std::optional<milliseconds> asked = retry_after_of(response)) {
+    message += " (it asked to wait " + std::to_string(asked->count()) + " ms)";
+  }
+  return model_failure(kind.error_type, kind.retry_recommended, message + tries);
+}
+
+Status ModelClient::no_answer(const HttpError& error, std::string_view path,
+                              const std::string& tries, Clock::time_point deadline) const {
+  const std::string said = quote_server_text(error.message, settings_.api_key);
+  switch (error.kind) {
+    case HttpFailure::kTimedOut:
       if (Clock::now() + milliseconds(5) >= deadline) {
         return model_failure(model_error::kTimeout, true,
                              "the model server did not answer " + std::string(path) + " within " +
@@ -125,29 +140,22 @@ Status ModelClient::failure_of(const HttpAnswer& answer, std::string_view path, 
                            "could not connect to the model server within " +
                                seconds_text(settings_.connect_timeout_s) + " (connect_timeout_s)" +
                                tries);
-    case TransportFailure::kNoConnection:
+    case HttpFailure::kNoConnection:
       return model_failure(model_error::kUnreachable, true,
                            "could not connect to the model server: " + said + tries);
-    case TransportFailure::kDropped:
+    case HttpFailure::kDropped:
       return model_failure(
           model_error::kServerError, true,
           "the model server's answer to " + std::string(path) + " broke off: " + said + tries);
-    case TransportFailure::kTooLarge:
+    case HttpFailure::kTooLarge:
       return bad_answer("the model server's answer to " + std::string(path) +
                         " is larger than 64 MiB");
-    case TransportFailure::kOther:
-      return model_failure(model_error::kUnreachable, false,
-                           "the model server could not be asked: " + said);
+    case HttpFailure::kCancelled:
+    case HttpFailure::kOther:
+      break;
   }
-  const StatusKind kind = kind_of_status(answer.status, read_error_code(answer.body));
-  std::string message = "the model server answered HTTP " + std::to_string(answer.status) + " to " +
-                        std::string(path);
-  const std::string server = quote_server_text(read_error_message(answer.body), key);
-  if (!server.empty()) message += ": " + server;
-  if (answer.retry_after) {
-    message += " (it asked to wait " + std::to_string(answer.retry_after->count()) + " ms)";
-  }
-  return model_failure(kind.error_type, kind.retry_recommended, message + tries);
+  return model_failure(model_error::kUnreachable, false,
+                       "the model server could not be asked: " + said);
 }
 
 Result<std::string> ModelClient::post(std::string_view path, const std::string& body) const {
@@ -171,10 +179,8 @@ Result<std::string> ModelClient::post(std::string_view path, const std::string& 
                                seconds_text(settings_.timeout_s) + " (timeout_s)");
     }
     request.timeout = left;
-    HttpAnswer answer = post_json(request);
-    if (answer.failure == TransportFailure::kNone && answer.status >= 200 && answer.status < 300) {
-      return std::move(answer.body);
-    }
+    HttpResult answer = post_json(request);
+    if (answer && answer.response().is_success()) return std::move(answer.response().body);
     milliseconds wait{0};
     const bool again = attempt <= settings_.max_retries && retry_wait(answer, attempt, &wait) &&
                        Clock::now() + wait < deadline;

@@ -42,12 +42,15 @@ class ModelClient {
   // The time a call keeps back for the model when it waits for a slot.
   std::chrono::milliseconds kept_for_answer() const;
   std::string url_of(std::string_view path) const;
-  std::vector<std::string> headers() const;
-  // The failure an attempt's answer is, with `attempts` made so far.
-  Status failure_of(const HttpAnswer& answer, std::string_view path, int attempts,
+  std::vector<HttpHeader> headers() const;
+  // The failure an attempt's answer (or its want of one) is, with `attempts` made so far.
+  Status failure_of(const HttpResult& answer, std::string_view path, int attempts,
                     Clock::time_point deadline) const;
+  // The failure of an attempt that got no answer; `tries` is failure_of's "(after N attempts)".
+  Status no_answer(const HttpError& error, std::string_view path, const std::string& tries,
+                   Clock::time_point deadline) const;
   // Whether to try again after `answer`, and the wait before it.
-  bool retry_wait(const HttpAnswer& answer, int retry, std::chrono::milliseconds* wait) const;
+  bool retry_wait(const HttpResult& answer, int retry, std::chrono::milliseconds* wait) const;
   void log(const std::string& line) const;
 
   const OpenAiSettings settings_;
