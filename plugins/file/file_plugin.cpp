@@ -4,7 +4,6 @@
 // file.settings.* ops on the project's file limits and their file.admin.list and
 // file.usage.list, and one background
 // thread that purges stale uploads and finishes removals (housekeeping/file_purge.hpp).
-#include <curl/curl.h>
 
 #include <chrono>
 #include <memory>
@@ -42,10 +41,6 @@ class FilePlugin final : public Plugin {
     auto settings = FileSettings::from(host());
     if (!settings) return settings.status();
     settings_ = std::move(*settings);
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-      return Status::internal("file: libcurl did not start");
-    }
-    curl_started_ = true;
     store_ = std::make_unique<DocumentStore>(host());
     // Keys are unique across the whole store: this one names its plugin.
     secrets_ = std::make_unique<ProjectSecret>(*store_, "file_keys", "file_url_secret");
@@ -72,7 +67,6 @@ class FilePlugin final : public Plugin {
 
   void shutdown() override {
     if (purger_) purger_->stop();
-    if (curl_started_) curl_global_cleanup();
   }
 
  private:
@@ -165,7 +159,6 @@ class FilePlugin final : public Plugin {
   }
 
   FileSettings settings_;
-  bool curl_started_ = false;
   std::unique_ptr<DocumentStore> store_;
   std::unique_ptr<ProjectSecret> secrets_;
   std::unique_ptr<UsageLedger> ledger_;

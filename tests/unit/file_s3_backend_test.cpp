@@ -1,9 +1,9 @@
 // The S3 backend (plugins/file/backends/s3_backend.hpp) and its S3Client against a real
 // S3-compatible store: s3rver (tests/files/s3_server.js, npm @20minutes/s3rver), which checks
-// Signature Version 4 as S3 does. The client side of each upload and download is libcurl here,
-// sending exactly what a ticket says, as an app would. Everything stays on 127.0.0.1; every
-// request of the test's own client is bounded by a 20 s time-out, the backend's by its own.
-#include <curl/curl.h>
+// Signature Version 4 as S3 does. The client side of each upload and download is the SDK's HTTP
+// client here (opbase/http_client.hpp), sending exactly what a ticket says, as an app would.
+// Everything stays on 127.0.0.1; every request of the test's own client is bounded by a 20 s
+// time-out, the backend's by its own.
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -18,6 +18,7 @@
 
 #include "backends/s3_backend.hpp"
 #include "opbase/base64.hpp"
+#include "opbase/http_client.hpp"
 #include "s3/s3_client.hpp"
 #include "s3/sigv4.hpp"
 #include "s3_test_server.hpp"
@@ -37,82 +38,38 @@ struct Reply {
   long status = 0;                             // 0: no answer
   std::map<std::string, std::string> headers;  // names lowercase
   std::string body;
-  std::string error;  // curl's words when there was no answer
+  std::string error;  // the client's words when there was no answer
 };
 
-size_t append_body(char* data, size_t size, size_t count, void* user) {
-  static_cast<Reply*>(user)->body.append(data, size * count);
-  return size * count;
-}
-
-size_t keep_header(char* data, size_t size, size_t count, void* user) {
-  auto* reply = static_cast<Reply*>(user);
-  std::string line(data, size * count);
-  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
-  const size_t colon = line.find(':');
-  if (line.starts_with("HTTP/")) {
-    reply->headers.clear();
-  } else if (colon != std::string::npos) {
-    std::string name = line.substr(0, colon);
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    size_t start = colon + 1;
-    while (start < line.size() && line[start] == ' ') ++start;
-    reply->headers[name] = line.substr(start);
-  }
-  return size * count;
-}
-
-struct Upload {
-  const std::string* bytes;
-  size_t sent = 0;
-};
-
-size_t read_upload(char* buffer, size_t size, size_t count, void* user) {
-  auto* upload = static_cast<Upload*>(user);
-  const size_t n = std::min(size * count, upload->bytes->size() - upload->sent);
-  std::copy_n(upload->bytes->data() + upload->sent, n, buffer);
-  upload->sent += n;
-  return n;
-}
-
-// `method` to `url` with exactly `headers` ("Name: value") and, for PUT, `body` (curl adds its
-// length as Content-Length and no Content-Type of its own).
+// `method` to `url` with exactly `headers` ("Name: value") and, for PUT, `body` (the client adds
+// its length as Content-Length and no Content-Type of its own).
 Reply http(const std::string& method, const std::string& url,
            const std::vector<std::string>& headers, const std::string& body = "") {
+  HttpRequest request;
+  request.method = method;
+  request.url = url;
+  for (const std::string& line : headers) {
+    const size_t colon = line.find(':');
+    const size_t value = line.find_first_not_of(' ', colon + 1);
+    request.headers.push_back(
+        {line.substr(0, colon), value == std::string::npos ? "" : line.substr(value)});
+  }
+  request.body = body;
+  request.timeout = std::chrono::seconds(20);
+  request.max_response_bytes = size_t{16} << 20;
+  const HttpResult answer = http_send(request);
   Reply reply;
-  CURL* curl = curl_easy_init();
-  curl_slist* list = curl_slist_append(nullptr, "Expect:");
-  for (const std::string& h : headers) list = curl_slist_append(list, h.c_str());
-  Upload upload{&body};
-  char error[CURL_ERROR_SIZE] = {0};
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  if (method == "PUT") {
-    curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
-    curl_easy_setopt(curl, CURLOPT_READFUNCTION, &read_upload);
-    curl_easy_setopt(curl, CURLOPT_READDATA, &upload);
-    curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  } else if (method == "HEAD") {
-    curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+  if (!answer) {
+    reply.error = answer.error().message;
+    return reply;
   }
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT, 20L);
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &append_body);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &reply);
-  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, &keep_header);
-  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &reply);
-  curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error);
-  if (curl_easy_perform(curl) == CURLE_OK) {
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply.status);
-  } else {
-    reply.error = error;
-  }
-  curl_slist_free_all(list);
-  curl_easy_cleanup(curl);
+  reply.status = answer.response().status;
+  for (const HttpHeader& h : answer.response().headers) reply.headers[h.name] = h.value;
+  reply.body = answer.response().body;
   return reply;
 }
 
-// The ticket's header fields as curl takes them.
+// The ticket's header fields as lines.
 std::vector<std::string> header_lines(const UploadTicket& ticket) {
   std::vector<std::string> lines;
   for (const auto& [name, value] : ticket.headers.items()) {
@@ -150,10 +107,7 @@ int closed_port() {
 // One s3rver for the whole suite (node takes most of a second to start), on a fresh folder.
 class S3BackendTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    curl_global_init(CURL_GLOBAL_DEFAULT);
-    server_ = std::make_unique<test::S3TestServer>();
-  }
+  static void SetUpTestSuite() { server_ = std::make_unique<test::S3TestServer>(); }
 
   static void TearDownTestSuite() { server_.reset(); }
 
@@ -248,7 +202,7 @@ TEST_F(S3BackendTest, AnotherLengthIsRefusedAndNothingIsStored) {
   const FileRef f = file("k-length", "text/plain", 11);
   Result<UploadTicket> ticket = backend.upload_ticket(f, "nonce", now_s(), now_s() + 300);
   ASSERT_TRUE(ticket.is_ok()) << ticket.status().to_string();
-  // curl sends the body's own length, as browsers do: 12, not the 11 declared and signed.
+  // The client sends the body's own length, as browsers do: 12, not the 11 declared and signed.
   const Reply longer = http(
       "PUT", ticket->url, with_header(header_lines(*ticket), "Content-Length", ""), "hello world!");
   EXPECT_EQ(longer.status, 403) << longer.body;

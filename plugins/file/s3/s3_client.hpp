@@ -1,7 +1,8 @@
-// S3Client: the few requests the daemon sends an S3-compatible store itself, over libcurl, each
-// signed with an Authorization header (sigv4.hpp's sign_request). Clients move a file's bytes
-// through presigned URLs and never through here; the daemon only asks what is stored under a key
-// (HEAD, after an upload, to check its size and digest) and removes objects (DELETE).
+// S3Client: the few requests the daemon sends an S3-compatible store itself, with the SDK's HTTP
+// client (opbase/http_client.hpp), each signed with an Authorization header (sigv4.hpp's
+// sign_request). Clients move a file's bytes through presigned URLs and never through here; the
+// daemon only asks what is stored under a key (HEAD, after an upload, to check its size and
+// digest) and removes objects (DELETE).
 //
 // Every request is bounded: 5 s to connect, 30 s in all. Redirects are not followed (a signed
 // request would not hold at another address). A failure is INTERNAL_ERROR whose message names
@@ -11,8 +12,8 @@
 // The time a request is signed with comes from the clock given at construction, so a test can
 // sign as of any moment.
 //
-// Thread-safety: every method may be called from any thread, concurrently: each call has its own
-// curl handle.
+// Thread-safety: every method may be called from any thread, concurrently: each call uses its
+// thread's handle of the HTTP client.
 #pragma once
 
 #include <cstdint>
