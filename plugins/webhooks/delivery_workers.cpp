@@ -1,11 +1,12 @@
 #include "delivery_workers.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <chrono>
 #include <random>
 
 #include "opbase/host_services.hpp"
-#include "opbase/internal/thread_name.hpp"
 #include "random_id.hpp"
 #include "webhook_signature.hpp"
 #include "webhook_target.hpp"
@@ -87,7 +88,7 @@ std::vector<std::string> DeliveryWorkers::projects() const {
 // The feeder never posts: a receiver that takes its time must not hold back the events of
 // every other endpoint, nor let the journal grow.
 void DeliveryWorkers::feed_loop() {
-  name_this_thread("wh-feeder");
+  pthread_setname_np(pthread_self(), "wh-feeder");  // for top -H and ps -L
   int64_t last_feed_ms = 0;
   bool behind = false;  // the last fan-out found a full batch: more are waiting, no pause
   int events = 0;       // handled by the last pass
@@ -132,7 +133,7 @@ void DeliveryWorkers::feed_loop() {
 }
 
 void DeliveryWorkers::deliver_loop() {
-  name_this_thread("wh-deliver");
+  pthread_setname_np(pthread_self(), "wh-deliver");
   HttpDelivery http(&stopping_);
   while (!stopping_) {
     uint64_t seen_messages = 0;
@@ -288,11 +289,12 @@ AttemptResult DeliveryWorkers::attempt(const Message& message, const Endpoint& e
   a.resolve_entry = target->curl_resolve_entry();
   a.body = message.body;
   a.timeout_ms = config_.timeout_ms;
-  a.headers = {"Content-Type: application/json", "Webhook-Id: " + message.id,
-               "Webhook-Timestamp: " + std::to_string(timestamp),
-               "Webhook-Signature: " + signature_header(endpoint.signing_keys(now_ms),
-                                                        content.value_or(kDefaultSignatureContent),
-                                                        message.id, timestamp, message.body)};
+  a.headers = {{"Content-Type", "application/json"},
+               {"Webhook-Id", message.id},
+               {"Webhook-Timestamp", std::to_string(timestamp)},
+               {"Webhook-Signature", signature_header(endpoint.signing_keys(now_ms),
+                                                      content.value_or(kDefaultSignatureContent),
+                                                      message.id, timestamp, message.body)}};
   AttemptResult result = http.post(a);
   result.time_ms = now_ms;
   return result;

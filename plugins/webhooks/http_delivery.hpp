@@ -1,8 +1,9 @@
-// HttpDelivery: one webhook attempt over HTTP(S) with libcurl. Each delivery thread keeps its
-// own curl handle, so connections to a receiver are reused from attempt to attempt. Redirects
-// are not followed (a 3xx is a failure: the target was checked, its redirect would not be); the
-// connection goes to the address the target guard checked (CURLOPT_RESOLVE).
-// Thread-safety: one object per thread.
+// HttpDelivery: one webhook attempt, a POST sent with the SDK's HTTP client
+// (opbase/http_client.hpp). The client keeps one handle per thread, so a delivery thread's
+// connections to a receiver are reused from attempt to attempt. Redirects are not followed (a 3xx
+// is a failure: the target was checked, its redirect would not be); the connection goes to the
+// address the target guard checked (Attempt::resolve_entry, the request's pin). Thread-safety: one
+// object per thread.
 #pragma once
 
 #include <atomic>
@@ -10,14 +11,15 @@
 #include <string>
 #include <vector>
 
+#include "opbase/http_client.hpp"
 #include "outbox.hpp"
 
 namespace opbase::webhooks {
 
 struct Attempt {
   std::string url;
-  std::string resolve_entry;         // "host:port:address", or empty
-  std::vector<std::string> headers;  // "Name: value"
+  std::string resolve_entry;  // "host:port:address", or empty
+  std::vector<HttpHeader> headers;
   std::string body;
   int64_t timeout_ms = 15'000;
 };
@@ -25,17 +27,13 @@ struct Attempt {
 class HttpDelivery {
  public:
   // `stopping`, when it turns true, aborts an attempt in flight (the daemon is stopping).
-  explicit HttpDelivery(const std::atomic<bool>* stopping);
-  ~HttpDelivery();
-  HttpDelivery(const HttpDelivery&) = delete;
-  HttpDelivery& operator=(const HttpDelivery&) = delete;
+  explicit HttpDelivery(const std::atomic<bool>* stopping) : stopping_(stopping) {}
 
   // POSTs the attempt. The result's status is the HTTP status, or 0 with `error` saying why no
   // answer came (refused, timed out, ...). `time_ms` is the caller's to fill.
-  AttemptResult post(const Attempt& attempt);
+  AttemptResult post(const Attempt& attempt) const;
 
  private:
-  void* curl_;  // CURL*
   const std::atomic<bool>* stopping_;
 };
 

@@ -9,7 +9,7 @@
 // resolve_target returns the addresses a host has and refuses the target when any of them is
 // private (is_private_address), unless private targets are allowed (the development config and
 // the tests allow them). The deliverer then pins its connection to the checked address with
-// curl_resolve_entry() (CURLOPT_RESOLVE), so DNS cannot answer differently between the check
+// curl_resolve_entry() (the HTTP request's pin), so DNS cannot answer differently between the check
 // and the connection (DNS rebinding).
 // Thread-safety: pure functions; resolve_target blocks on getaddrinfo, which is thread-safe.
 #pragma once

@@ -2,7 +2,6 @@
 // writes durably (in the writes' own transactions), turns them into an outbox of signed messages
 // per endpoint, and delivers them at least once with retries. See outbox.hpp for the guarantees
 // and delivery_workers.hpp for the threads.
-#include <curl/curl.h>
 
 #include <memory>
 #include <opbase/document_store.hpp>
@@ -26,10 +25,6 @@ class WebhooksPlugin final : public Plugin {
     auto config = read_config(host());
     if (!config) return config.status();
     config_ = std::move(*config);
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-      return Status::internal("webhooks: libcurl did not start");
-    }
-    curl_started_ = true;
     store_ = std::make_unique<DocumentStore>(host());
     endpoints_ = std::make_unique<Endpoints>(*store_);
     outbox_ = std::make_unique<Outbox>(*store_, config_.retry_delays_ms);
@@ -51,7 +46,6 @@ class WebhooksPlugin final : public Plugin {
   void shutdown() override {
     if (workers_) workers_->stop();
     workers_.reset();
-    if (curl_started_) curl_global_cleanup();
   }
 
  private:
@@ -68,7 +62,6 @@ class WebhooksPlugin final : public Plugin {
   }
 
   WebhooksConfig config_;
-  bool curl_started_ = false;
   std::unique_ptr<DocumentStore> store_;
   std::unique_ptr<Endpoints> endpoints_;
   std::unique_ptr<Outbox> outbox_;
