@@ -4,7 +4,7 @@
 #include <chrono>
 
 #include "opbase/internal/event_pattern.hpp"
-#include "opbase/internal/thread_name.hpp"
+#include "opbase/thread_name.hpp"
 
 namespace opbase::host {
 

@@ -22,7 +22,7 @@
 #include "http/work_queue.hpp"
 #include "log/log.hpp"
 #include "opbase/error_code.hpp"
-#include "opbase/internal/thread_name.hpp"
+#include "opbase/thread_name.hpp"
 
 namespace opbase::host::http {
 namespace {

@@ -1,6 +1,6 @@
 #include "http/work_queue.hpp"
 
-#include "opbase/internal/thread_name.hpp"
+#include "opbase/thread_name.hpp"
 
 namespace opbase::host::http {
 

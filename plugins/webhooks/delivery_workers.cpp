@@ -1,12 +1,11 @@
 #include "delivery_workers.hpp"
 
-#include <pthread.h>
-
 #include <algorithm>
 #include <chrono>
 #include <random>
 
 #include "opbase/host_services.hpp"
+#include "opbase/thread_name.hpp"
 #include "random_id.hpp"
 #include "webhook_signature.hpp"
 #include "webhook_target.hpp"
@@ -88,7 +87,7 @@ std::vector<std::string> DeliveryWorkers::projects() const {
 // The feeder never posts: a receiver that takes its time must not hold back the events of
 // every other endpoint, nor let the journal grow.
 void DeliveryWorkers::feed_loop() {
-  pthread_setname_np(pthread_self(), "wh-feeder");  // for top -H and ps -L
+  name_this_thread("wh-feeder");
   int64_t last_feed_ms = 0;
   bool behind = false;  // the last fan-out found a full batch: more are waiting, no pause
   int events = 0;       // handled by the last pass
@@ -133,7 +132,7 @@ void DeliveryWorkers::feed_loop() {
 }
 
 void DeliveryWorkers::deliver_loop() {
-  pthread_setname_np(pthread_self(), "wh-deliver");
+  name_this_thread("wh-deliver");
   HttpDelivery http(&stopping_);
   while (!stopping_) {
     uint64_t seen_messages = 0;

@@ -1,6 +1,6 @@
 #include "opbase/background_worker.hpp"
 
-#include "opbase/internal/thread_name.hpp"
+#include "opbase/thread_name.hpp"
 
 namespace opbase {
 

@@ -1,4 +1,4 @@
-#include "opbase/internal/thread_name.hpp"
+#include "opbase/thread_name.hpp"
 
 #include <pthread.h>
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "log/log.hpp"
-#include "opbase/internal/thread_name.hpp"
+#include "opbase/thread_name.hpp"
 #include "store/mongo/mongo_client.hpp"
 #include "store/mongo/record.hpp"
 

@@ -2,7 +2,7 @@
 #include "store/sqlite/sqlite_checkpointer.hpp"
 
 #include "log/log.hpp"
-#include "opbase/internal/thread_name.hpp"
+#include "opbase/thread_name.hpp"
 
 namespace opbase::host::sqlite {
 

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "log/log.hpp"
-#include "opbase/internal/thread_name.hpp"
+#include "opbase/thread_name.hpp"
 #include "store/sqlite/sqlite_columns.hpp"
 #include "store/sqlite/sqlite_project_store.hpp"
 #include "store/sqlite/sqlite_query.hpp"

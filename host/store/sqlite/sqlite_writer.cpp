@@ -3,7 +3,7 @@
 
 #include <exception>
 
-#include "opbase/internal/thread_name.hpp"
+#include "opbase/thread_name.hpp"
 
 namespace opbase::host::sqlite {
 namespace {
