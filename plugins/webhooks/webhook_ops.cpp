@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "opbase/field_error.hpp"
 #include "webhook_signature.hpp"
 #include "webhook_target.hpp"
 
@@ -18,13 +19,13 @@ constexpr int64_t kDefaultRotationGraceS = 86'400;  // the previous secret signs
 constexpr int64_t kMaxListLimit = 500;
 
 Status invalid(std::string_view field, std::string message) {
-  return Status::validation(std::move(message), {{"field", field}});
+  return field_error(field, std::move(message));
 }
 
 // The spec's codes have no "not found" of their own: an unknown id is a parameter to fix.
 Status not_found(std::string_view what, std::string_view id) {
-  return Status::validation(std::string(what) + " '" + std::string(id) + "' does not exist",
-                            {{"field", "id"}, {"reason", "not_found"}});
+  return field_error("id", std::string(what) + " '" + std::string(id) + "' does not exist",
+                     {{"reason", "not_found"}});
 }
 
 Result<std::string> required_id(const json& body) {
@@ -93,8 +94,8 @@ Result<json> WebhookOps::endpoint_fields(const json& body, bool creating) const 
     if (!target) return target.status();
     // Checked now as well as at each attempt, so a console hears of a refused target at once.
     if (auto resolved = resolve_target(*target, config_.allow_private_targets); !resolved) {
-      return Status::validation(resolved.status().message(),
-                                {{"field", "url"}, {"reason", resolved.status().code()}});
+      return field_error("url", resolved.status().message(),
+                         {{"reason", resolved.status().code()}});
     }
     fields["url"] = target->text();
   } else if (creating) {
@@ -107,8 +108,8 @@ Result<json> WebhookOps::endpoint_fields(const json& body, bool creating) const 
     for (const json& type : *events) {
       if (!type.is_string() || std::find(kEventTypes.begin(), kEventTypes.end(),
                                          type.get<std::string>()) == kEventTypes.end()) {
-        return Status::validation("'events' holds an unknown event type",
-                                  {{"field", "events"}, {"allowed", kEventTypes}});
+        return field_error("events", "'events' holds an unknown event type",
+                           {{"allowed", kEventTypes}});
       }
     }
     fields["events"] = *events;
@@ -243,8 +244,7 @@ Result<Reply> WebhookOps::resend_message(const Request& request) const {
   if (!outcome) return outcome.status();
   if (*outcome == "missing") return not_found("message", *id);
   if (*outcome == "in_flight") {
-    return Status::validation("the message is being delivered right now; resend it afterwards",
-                              {{"field", "id"}});
+    return field_error("id", "the message is being delivered right now; resend it afterwards");
   }
   workers_.messages_due();
   return Reply({{"resent", true}});

@@ -12,15 +12,15 @@
 #include <memory>
 #include <optional>
 
+#include "opbase/field_error.hpp"
+
 namespace opbase::webhooks {
 namespace {
 
 constexpr size_t kMaxHostBytes = 253;  // a DNS name (RFC 1035 section 2.3.4)
 constexpr size_t kMaxLabelBytes = 63;
 
-Status invalid(std::string message) {
-  return Status::validation(std::move(message), {{"field", "url"}});
-}
+Status invalid(std::string message) { return field_error("url", std::move(message)); }
 
 std::string lowercase(std::string_view text) {
   std::string out(text);
@@ -297,20 +297,20 @@ Result<ResolvedTarget> resolve_target(const TargetUrl& target, bool allow_privat
   const int error = getaddrinfo(target.host.c_str(), nullptr, &hints, &found);
   const std::unique_ptr<addrinfo, AddrinfoFree> list(found);
   if (error != 0 || list == nullptr) {
-    return Status(kTargetUnresolved,
-                  "url host " + target.host + " could not be resolved (" +
-                      (error != 0 ? gai_strerror(error) : "no address") + ")",
-                  {{"field", "url"}});
+    return field_error("url",
+                       "url host " + target.host + " could not be resolved (" +
+                           (error != 0 ? gai_strerror(error) : "no address") + ")",
+                       {}, kTargetUnresolved);
   }
   // Every address is checked, not only the one returned: a name with a public and a private
   // address is refused whichever of them the resolver lists first.
   for (const addrinfo* entry = list.get(); entry != nullptr; entry = entry->ai_next) {
     if (!allow_private && is_private_address(entry->ai_addr)) {
-      return Status(kTargetRefused,
-                    "url host " + target.host +
-                        " is on a private, loopback or reserved address; such targets need "
-                        "webhooks.allow_private_targets",
-                    {{"field", "url"}});
+      return field_error("url",
+                         "url host " + target.host +
+                             " is on a private, loopback or reserved address; such targets need "
+                             "webhooks.allow_private_targets",
+                         {}, kTargetRefused);
     }
   }
   ResolvedTarget resolved;
