@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "log/log.hpp"
 #include "opbase/internal/find_answer.hpp"
 #include "opbase/internal/store_codec.hpp"
 #include "store/sqlite/sqlite_columns.hpp"
+#include "store/sqlite/sqlite_file_mode.hpp"
 #include "store/sqlite/sqlite_query.hpp"
 #include "store/sqlite/sqlite_scan.hpp"
 
@@ -121,6 +123,11 @@ SqliteProjectStore::~SqliteProjectStore() {
 }
 
 Result<std::shared_ptr<SqliteProjectStore>> SqliteProjectStore::open(StoreOptions options) {
+  // Before SQLite first opens the file: the -wal and -shm it creates take the database's mode.
+  // A file system that keeps no modes, or a file of another user, is no reason not to serve.
+  if (Status s = keep_store_files_private(options.path); !s) {
+    log::warn("sqlite", s.message() + "; the store's files may be readable by others");
+  }
   auto connection = Connection::open(options.path, /*create=*/true, options.synchronous_full);
   if (!connection) return connection.status();
   // The first layout of the field index (field_values) lacked state, created and key: drop it and
