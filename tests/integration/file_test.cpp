@@ -184,6 +184,26 @@ TEST_F(Files, TheWholeFlowAsAClientRunsIt) {
   EXPECT_EQ(reason_of(call("ada", {{"op", "file.delete"}, {"_key", key}})), "not_found");
 }
 
+TEST_F(Files, ScriptsAndStylesAreServedAsPlainText) {
+  start();
+  for (const char* type : {"application/javascript", "text/css"}) {
+    const json file = uploaded("ada", "alert(document.domain)",
+                               {{"content_type", type}, {"name", "a.js"}, {"public", true}});
+    EXPECT_EQ(file["content_type"], type);  // the record keeps the type as uploaded
+    for (const std::string& url : {path_of(file["download_url"]), path_of(file["public_url"])}) {
+      const HttpResponse served = daemon_->request("GET", url);
+      ASSERT_EQ(served.status, 200) << type;
+      EXPECT_EQ(served.body, "alert(document.domain)");
+      EXPECT_EQ(served.header("Content-Type"), "text/plain; charset=utf-8") << type;
+      EXPECT_EQ(served.header("X-Content-Type-Options"), "nosniff");
+      EXPECT_TRUE(served.header("Content-Disposition").starts_with("attachment;"));
+    }
+  }
+  const json page = uploaded("ada", "<svg/>", {{"content_type", "image/svg+xml"}});
+  EXPECT_EQ(daemon_->request("GET", path_of(page["download_url"])).header("Content-Type"),
+            "image/svg+xml");
+}
+
 TEST_F(Files, BadRequestsAreRefusedWithTheFieldAndReason) {
   start({{"files.max_size", "1000"}});
   const json base = {{"op", "file.presign_upload"},

@@ -1,8 +1,8 @@
 // The headers of a file download (downloads/): the Range header read against a file's size
 // (one range served, several or malformed ones ignored, numbers of any length, empty files),
 // Content-Range, If-Range by strong comparison, the ETag and If-None-Match by weak comparison,
-// and Content-Disposition: inline only for types that run nothing, and a file name that can
-// never break the header.
+// Content-Disposition: inline only for types that run nothing, and a file name that can never
+// break the header, and the served Content-Type: script and style types as plain text.
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -13,6 +13,7 @@
 #include "downloads/byte_range.hpp"
 #include "downloads/content_disposition.hpp"
 #include "downloads/entity_tag.hpp"
+#include "downloads/served_type.hpp"
 
 namespace opbase::file {
 namespace {
@@ -427,6 +428,49 @@ TEST(FileContentDisposition, ALongNameIsKeptWhole) {
   const std::string name = std::string(251, 'x') + ".bin";
   const std::string value = content_disposition(name, "application/octet-stream");
   EXPECT_EQ(value, "attachment; filename=\"" + name + "\"; filename*=UTF-8''" + name);
+}
+
+// --- Content-Type ---
+
+TEST(FileServedType, ScriptAndStyleTypesAreServedAsPlainText) {
+  for (const char* type : {"application/javascript",
+                           "text/javascript",
+                           "text/javascript; charset=utf-8",
+                           "Application/JavaScript",
+                           " text/javascript ",
+                           "application/ecmascript",
+                           "application/x-javascript",
+                           "application/x-ecmascript",
+                           "text/ecmascript",
+                           "text/javascript1.0",
+                           "text/javascript1.5",
+                           "text/jscript",
+                           "text/livescript",
+                           "text/x-javascript",
+                           "text/x-ecmascript",
+                           "text/css",
+                           "text/css; charset=utf-8",
+                           "TEXT/CSS",
+                           "text/xsl",
+                           "application/xslt+xml"}) {
+    EXPECT_TRUE(runs_in_page(type)) << type;
+    EXPECT_EQ(served_content_type(type), "text/plain; charset=utf-8") << type;
+    // Still an attachment, by the stored type: opened, it is saved, not shown.
+    EXPECT_TRUE(content_disposition("x", type).starts_with("attachment;")) << type;
+  }
+}
+
+TEST(FileServedType, OtherTypesAreServedAsStored) {
+  // Documents keep their type: Content-Security-Policy: sandbox and attachment cover them, and
+  // an SVG shown as an image runs nothing.
+  for (const char* type :
+       {"text/plain", "text/plain; charset=iso-8859-1", "image/png", "image/svg+xml", "text/html",
+        "text/html; charset=utf-8", "application/xhtml+xml", "application/xml", "text/xml",
+        "application/json", "application/octet-stream", "video/mp4", "application/pdf",
+        "text/javascript2", "text/cssx", "application/javascript+x", "xtext/css", "text/csv", ""}) {
+    EXPECT_FALSE(runs_in_page(type)) << type;
+    EXPECT_EQ(served_content_type(type), type) << type;
+  }
 }
 
 }  // namespace

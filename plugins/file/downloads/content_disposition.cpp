@@ -3,30 +3,10 @@
 #include <algorithm>
 #include <array>
 
+#include "downloads/media_type.hpp"
+
 namespace opbase::file {
 namespace {
-
-// The type/subtype of a media type, without parameters or surrounding spaces, lowercased.
-std::string essence_of(std::string_view content_type) {
-  std::string_view essence = content_type.substr(0, content_type.find(';'));
-  while (!essence.empty() && (essence.front() == ' ' || essence.front() == '\t')) {
-    essence.remove_prefix(1);
-  }
-  while (!essence.empty() && (essence.back() == ' ' || essence.back() == '\t')) {
-    essence.remove_suffix(1);
-  }
-  std::string lower(essence);
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return lower;
-}
-
-// Whether `essence` is `type`/<some subtype>.
-bool has_type(std::string_view essence, std::string_view type) {
-  return essence.size() > type.size() + 1 && essence.starts_with(type) &&
-         essence[type.size()] == '/';
-}
 
 // The quoted filename: ASCII for clients that do not read filename*. Each non-ASCII character
 // becomes one '_' (its UTF-8 continuation bytes are dropped); '"' and '\' would end or escape
@@ -78,9 +58,9 @@ bool safe_inline(std::string_view content_type) {
   static constexpr std::array<std::string_view, 7> kShown = {
       "image/png",  "image/jpeg", "image/gif",      "image/webp",
       "image/avif", "text/plain", "application/pdf"};
-  const std::string essence = essence_of(content_type);
+  const std::string essence = media_type_essence(content_type);
   return std::find(kShown.begin(), kShown.end(), essence) != kShown.end() ||
-         has_type(essence, "audio") || has_type(essence, "video");
+         has_media_type(essence, "audio") || has_media_type(essence, "video");
 }
 
 std::string content_disposition(std::string_view name, std::string_view content_type) {

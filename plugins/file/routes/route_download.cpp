@@ -2,8 +2,9 @@
 // On the local backend the bytes are sent from the file with sendfile, whole or one Range, with
 // its SHA-256 as a strong ETag (If-None-Match answers 304), its name in Content-Disposition and
 // its stored type, never sniffed (nosniff) nor able to run script on the daemon's origin
-// (Content-Security-Policy: sandbox). On s3 a public file's stable URL redirects to a fresh
-// presigned one, as the bytes live in the store.
+// (Content-Security-Policy: sandbox), but for script and style types, served as plain text so no
+// page of this origin runs them (downloads/served_type.hpp). On s3 a public file's stable URL
+// redirects to a fresh presigned one, as the bytes live in the store.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "downloads/byte_range.hpp"
 #include "downloads/content_disposition.hpp"
 #include "downloads/entity_tag.hpp"
+#include "downloads/served_type.hpp"
 #include "records/file_record.hpp"
 #include "routes/file_route.hpp"
 #include "routes/route_answers.hpp"
@@ -30,7 +32,10 @@ struct OpenFile {
   }
 };
 
-// The fields every answer about the file carries, 304 included.
+// The fields every answer about the file carries, 304 included. No Cross-Origin-Resource-Policy:
+// it restricts other origins only, never the daemon's own (where an uploaded script would run),
+// and same-origin or same-site would stop apps on other origins showing files in <img>, <video>
+// or <audio>, public ones and those behind a download_url alike.
 HeaderList file_headers(const json& record, const std::string& etag, bool is_public) {
   return {{"ETag", etag},
           {"Accept-Ranges", "bytes"},
@@ -51,7 +56,8 @@ void send_bytes(RouteCall& call, int fd, int64_t size, const json& record, Heade
       if_range_allows(if_range ? std::optional<std::string_view>(*if_range) : std::nullopt, etag)
           ? read_byte_range(range ? std::optional<std::string_view>(*range) : std::nullopt, size)
           : RangeAnswer{};
-  const std::string type = record.value("content_type", std::string("application/octet-stream"));
+  const std::string type =
+      served_content_type(record.value("content_type", std::string("application/octet-stream")));
   if (asked.kind == RangeKind::kUnsatisfiable) {
     headers.emplace_back("Content-Range", unsatisfied_content_range(size));
     (void)call.respond(416, "", "", headers);
