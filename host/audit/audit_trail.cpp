@@ -6,6 +6,7 @@
 #include <array>
 #include <stdexcept>
 
+#include "audit/param_redaction.hpp"
 #include "opbase/hex.hpp"
 #include "opbase/iso_time.hpp"
 
@@ -19,29 +20,6 @@ constexpr std::string_view kCollection = "audit";
 constexpr size_t kMaxParamsBytes = 4096;
 constexpr std::array<std::string_view, 6> kReadVerbs = {"list", "get",     "count",
                                                         "find", "explain", "usage"};
-constexpr std::array<std::string_view, 5> kSecretWords = {"password", "secret", "token", "otp",
-                                                          "api_key"};
-
-bool is_secret_name(std::string name) {
-  std::transform(name.begin(), name.end(), name.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return std::any_of(kSecretWords.begin(), kSecretWords.end(),
-                     [&](std::string_view word) { return name.find(word) != std::string::npos; });
-}
-
-void redact(json& value) {
-  if (value.is_object()) {
-    for (auto& [name, inner] : value.items()) {
-      if (is_secret_name(name)) {
-        inner = "[redacted]";
-      } else {
-        redact(inner);
-      }
-    }
-  } else if (value.is_array()) {
-    for (json& inner : value) redact(inner);
-  }
-}
 
 std::string new_entry_key(int64_t now_ms) {
   unsigned char random[10];
@@ -60,7 +38,7 @@ json audited_params(std::string_view body) {
   json params = json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (!params.is_object()) return json::object();
   params.erase("op");
-  redact(params);
+  redact_params(params);
   const std::string text = params.dump(-1, ' ', false, json::error_handler_t::replace);
   if (text.size() > kMaxParamsBytes) return {{"truncated", true}, {"bytes", text.size()}};
   return params;

@@ -4,8 +4,9 @@
 // answered success and is a change: any admin op but the reads, whose verb is list, get,
 // count, find, explain or usage. An entry: `_key`, `at` (ISO time), `op`, `actor` ({"user":
 // <_userkey>} or {"admin_key": true}), `request_id`, `client_address`, and `params`, the
-// request's fields but `op`, with every secret (a field named like a password, secret, token,
-// one-time code or API key) replaced by "[redacted]" and the whole cut to 4 KiB.
+// request's fields but `op`, with secrets (the strings of a field named by a secret word, and
+// the userinfo, query values and fragment of any URL: audit/param_redaction.hpp) replaced by
+// "[redacted]" and the whole cut to 4 KiB.
 //
 // Thread-safety: every method may be called from any thread.
 #pragma once
