@@ -441,7 +441,9 @@ TEST_F(FilesOnS3, TheDaemonsFilesRouteTakesNoUpload) {
   EXPECT_EQ(forged.json()["error"]["code"], "AUTHENTICATION_FAILED");
   EXPECT_EQ(reason_of(forged.json()), "signature") << forged.describe();
 
-  EXPECT_EQ(daemon_->request("DELETE", path).status, 405);
+  const HttpResponse deleted = daemon_->request("DELETE", path);
+  EXPECT_EQ(deleted.status, 405);
+  EXPECT_EQ(deleted.header("Allow"), "GET, HEAD") << "no upload reaches the daemon on s3";
   EXPECT_EQ(daemon_->request("GET", path).status, 404) << "a pending file is served by no URL";
   EXPECT_FALSE(store_->has_object(object_key(key)));
   EXPECT_EQ(reason_of(finalize("ada", key)), "missing");

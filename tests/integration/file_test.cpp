@@ -281,7 +281,11 @@ TEST_F(Files, TheUploadRouteRefusesWhatWasNotPresigned) {
   EXPECT_EQ(reason_of(forged.json()), "signature");
   const std::string as_download = std::string(url).replace(url.find("nonce=") + 6, 32, "");
   EXPECT_EQ(daemon_->request("GET", as_download).status, 401);
-  EXPECT_EQ(daemon_->request("DELETE", url).status, 405);
+  const HttpResponse deleted = daemon_->request("DELETE", url);
+  EXPECT_EQ(deleted.status, 405);
+  EXPECT_EQ(deleted.header("Allow"), "GET, HEAD, PUT");
+  EXPECT_EQ(reason_of(deleted.json()), "method");
+  EXPECT_FALSE(deleted.header("X-Request-Id").empty());
   const HttpResponse chunked = http_request(
       daemon_->port(), "PUT", url, bytes, {{"Content-Type", "text/plain"}}, BodyEncoding::kChunked);
   EXPECT_EQ(chunked.status, 411);

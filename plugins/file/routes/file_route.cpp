@@ -6,6 +6,20 @@
 
 namespace opbase::file {
 
+void FileRoute::refuse_method(RouteCall& call, const Status& refusal) const {
+  // RFC 9110 §15.5.6: a 405 names the methods the path takes. respond_error sends no header of
+  // the route's, so the envelope is written here as the host writes it for a refusal that is no
+  // internal error (no request id in it; X-Request-Id comes with every answer).
+  nlohmann::json error = {{"code", refusal.code()}, {"message", refusal.message()}};
+  if (refusal.details().is_object() && !refusal.details().empty()) {
+    error["details"] = refusal.details();
+  }
+  const nlohmann::json envelope = {{"error", std::move(error)}};
+  (void)call.respond(405, "application/json",
+                     envelope.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                     {{"Allow", folder_ != nullptr ? "GET, HEAD, PUT" : "GET, HEAD"}});
+}
+
 Status FileRoute::check_grant(const FileTarget& target) const {
   if (!target.claimed) return Status::ok();
   if (projects_.find(target.project) == projects_.end()) return bad_signature();
@@ -21,8 +35,11 @@ Status FileRoute::check_grant(const FileTarget& target) const {
 void FileRoute::handle(RouteCall& call) const {
   auto target = read_file_target(call.method(), call.target());
   if (!target) {
-    (void)call.respond_error(target.status(),
-                             target.status().details().value("reason", "") == "method" ? 405 : 0);
+    if (target.status().details().value("reason", "") == "method") {
+      refuse_method(call, target.status());
+    } else {
+      (void)call.respond_error(target.status());
+    }
     return;
   }
   if (Status granted = check_grant(*target); !granted) {

@@ -43,6 +43,8 @@ class FileRoute {
  private:
   // The URL's signature and expiry, when it has them.
   Status check_grant(const FileTarget& target) const;
+  // `refusal` answered 405 with Allow: what the route takes (PUT only on the local backend).
+  void refuse_method(RouteCall& call, const Status& refusal) const;
   void upload(RouteCall& call, const FileTarget& target, const nlohmann::json& record) const;
   void download(RouteCall& call, const FileTarget& target, const nlohmann::json& record) const;
 

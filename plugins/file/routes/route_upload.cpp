@@ -91,7 +91,7 @@ Status receive(RouteCall& call, LocalFolder::Partial& partial) {
 
 void FileRoute::upload(RouteCall& call, const FileTarget& target, const json& record) const {
   if (folder_ == nullptr) {
-    (void)call.respond_error(upload_mismatch("uploads go to the object store", "backend"), 405);
+    refuse_method(call, upload_mismatch("uploads go to the object store", "backend"));
     return;
   }
   const std::string digest = sha256_hex(target.claimed->nonce);
