@@ -875,6 +875,16 @@ void HttpServer::Loop::hand_over_stream(Connection& c) {
                      Connection::Then::kLinger, &c.request.head);
     return;
   }
+  // A route reads one value of a header (the first: abi.h stream_header), so a body with two
+  // types would be checked as one and could be taken as the other by whoever reads it next.
+  if (c.request.head.has_body() && c.request.head.field_count("Content-Type") > 1) {
+    answer_and_close(
+        c, 400,
+        Status::validation("the request has more than one Content-Type header",
+                           {{"reason", "duplicate_header"}, {"header", "Content-Type"}}),
+        Connection::Then::kLinger, &c.request.head);
+    return;
+  }
   c.phase = Connection::Phase::kWithWorker;
   c.request.body.clear();
   Connection* connection = &c;

@@ -215,6 +215,14 @@ std::string_view RequestHead::field(std::string_view name) const {
   return {};
 }
 
+size_t RequestHead::field_count(std::string_view name) const {
+  size_t count = 0;
+  for (const auto& [field_name, value] : fields) {
+    if (equals_ignoring_case(field_name, name)) ++count;
+  }
+  return count;
+}
+
 size_t head_length(std::string_view buffer, size_t searched) {
   // Leading CRLFs (RFC 9112 lets a server skip them) must not read as the blank line.
   size_t start = 0;

@@ -44,6 +44,8 @@ struct RequestHead {
   std::string_view path() const;
   // The value of the first field named `name` (any case), or "" when there is none.
   std::string_view field(std::string_view name) const;
+  // How many fields are named `name` (any case).
+  size_t field_count(std::string_view name) const;
   // Whether the request carries a body: a Content-Length above 0, or chunks.
   bool has_body() const { return chunked || content_length.value_or(0) > 0; }
 };

@@ -106,6 +106,13 @@ std::string reason_of(const json& answer) {
   return details.is_object() ? details.value("reason", "") : "";
 }
 
+// The JSON body of a raw reply; null when it has none.
+json body_json(const RawReply& reply) {
+  const size_t end = reply.bytes.find("\r\n\r\n");
+  if (end == std::string::npos) return json();
+  return json::parse(reply.bytes.substr(end + 4), nullptr, /*allow_exceptions=*/false);
+}
+
 TEST_F(Files, TheWholeFlowAsAClientRunsIt) {
   start();
   const std::string bytes = bytes_of(300'000, 'a');
@@ -300,6 +307,18 @@ TEST_F(Files, TheUploadRouteRefusesWhatWasNotPresigned) {
     cut.close();
   }
   std::this_thread::sleep_for(200ms);
+  EXPECT_EQ(reason_of(call("ada", {{"op", "file.finalize_upload"}, {"_key", ticket["_key"]}})),
+            "missing");
+  // Two types: checked against one, stored as the other by whoever reads it next. Refused.
+  const RawReply two_types = raw_exchange(
+      daemon_->port(), "PUT " + url +
+                           " HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Type: "
+                           "text/html\r\nContent-Length: 5000\r\n\r\n" +
+                           bytes);
+  EXPECT_EQ(two_types.status(), 400) << two_types.bytes;
+  const json refused = body_json(two_types);
+  EXPECT_EQ(reason_of(refused), "duplicate_header") << two_types.bytes;
+  EXPECT_EQ(refused["error"]["details"]["header"], "Content-Type");
   EXPECT_EQ(reason_of(call("ada", {{"op", "file.finalize_upload"}, {"_key", ticket["_key"]}})),
             "missing");
 

@@ -3,8 +3,9 @@
 // the test's own, over real sockets: a body read in pieces as it arrives (10 MB, never held
 // whole), Expect: 100-continue, a response written in pieces and one sent from a file with
 // sendfile, HEAD, the connection kept for the next request only after a whole exchange, a
-// refusal before the body closing the connection, chunked bodies refused with 411, and a client
-// that stops sending cut off after the idle time.
+// refusal before the body closing the connection, chunked bodies refused with 411, a body with
+// two Content-Types refused with 400, and a client that stops sending cut off after the idle
+// time.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -211,6 +212,28 @@ TEST_F(HttpStreamTest, ChunkedBodiesAreRefused) {
                    "PUT /stream/upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
                    "5\r\nhello\r\n0\r\n\r\n");
   EXPECT_EQ(reply.status(), 411);
+}
+
+TEST_F(HttpStreamTest, ABodyWithTwoContentTypesIsRefusedBeforeTheHandler) {
+  RawConnection client(port_);
+  ASSERT_TRUE(
+      client.send("PUT /stream/upload HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                  "Content-Length: 5\r\ncontent-type: text/html\r\n\r\nhello"));
+  const RawReply reply = client.read_response(5s);
+  EXPECT_EQ(reply.status(), 400);
+  EXPECT_EQ(body_of(reply), "the request has more than one Content-Type header");
+  EXPECT_TRUE(client.closed_by_server(5s));
+  // One type is fine, and a request without a body has none to be unsure of.
+  EXPECT_EQ(raw_exchange(port_,
+                         "PUT /stream/upload HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                         "Content-Length: 5\r\nConnection: close\r\n\r\nhello")
+                .status(),
+            200);
+  EXPECT_EQ(raw_exchange(port_,
+                         "GET /stream/pieces HTTP/1.1\r\nHost: x\r\nContent-Type: a/b\r\n"
+                         "Content-Type: c/d\r\nConnection: close\r\n\r\n")
+                .status(),
+            200);
 }
 
 TEST_F(HttpStreamTest, AClientThatStopsSendingIsCutOffAfterTheIdleTime) {

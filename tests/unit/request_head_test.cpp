@@ -39,6 +39,16 @@ TEST(RequestHead, ReadsTheRequestLineAndFields) {
   EXPECT_TRUE(head.has_body());
 }
 
+TEST(RequestHead, CountsRepeatedFieldsInAnyCase) {
+  const RequestHead head = parsed(kLine +
+                                  "Content-Type: text/plain\r\nHost: a\r\ncontent-type: "
+                                  "text/html\r\nCONTENT-TYPE: text/plain\r\n\r\n");
+  EXPECT_EQ(head.field_count("Content-Type"), 3u);
+  EXPECT_EQ(head.field("content-type"), "text/plain") << "the first";
+  EXPECT_EQ(head.field_count("host"), 1u);
+  EXPECT_EQ(head.field_count("Absent"), 0u);
+}
+
 TEST(RequestHead, KeepAliveFollowsTheVersionAndConnectionField) {
   EXPECT_FALSE(parsed(kLine + "Connection: close\r\n\r\n").keep_alive);
   EXPECT_FALSE(parsed(kLine + "Connection: foo, Close\r\n\r\n").keep_alive);
