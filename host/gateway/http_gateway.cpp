@@ -291,6 +291,15 @@ void HttpGateway::run_route(const RouteEntry& route, opbase_stream& exchange, bo
                                     str(exchange.request_id),
                                     static_cast<int64_t>(request.head.content_length.value_or(0))};
     route.fn(route.state, &call, &exchange);
+    if (!exchange.answered && exchange.stream->body_ended_early()) {
+      // The handler gave up on the body (stream_read said -1), but the client only stopped
+      // sending and still reads: it hears why, as a whole request cut short would.
+      route_answer_error(exchange,
+                         Status::validation("the request body ended before it was complete",
+                                            {{"reason", "short"}}),
+                         400);
+      return code::kValidationError;
+    }
     if (!exchange.answered) {
       route_answer_error(exchange, Status::internal("the route's handler did not answer"));
       return code::kInternalError;

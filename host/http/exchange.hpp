@@ -56,8 +56,12 @@ class Stream {
   virtual const Request& request() const = 0;
 
   // Up to `capacity` bytes of the body: how many (0 at its end), or -1 when the client went
-  // away or stayed silent past the idle time; then nothing more can be sent to it.
+  // away or stayed silent past the idle time; then nothing more can be sent to it. Also -1 when
+  // the client ended its side of the connection before the whole body (a half-close: it may
+  // still read), and then an answer is still sent: body_ended_early() says which.
   virtual int64_t read(char* buffer, size_t capacity) = 0;
+  // Whether read() met the end of the client's bytes while the body still owed some.
+  virtual bool body_ended_early() const = 0;
 
   // Sends the response head with `content_length` (response.body is not sent), then write()
   // and send_file() send that many bytes of body. False when the client is gone.

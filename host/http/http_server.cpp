@@ -748,7 +748,7 @@ class HttpServer::Loop::ConnectionStream final : public Stream {
 
   int64_t read(char* buffer, size_t capacity) override {
     if (body_left_ == 0 || capacity == 0) return 0;
-    if (broken_) return -1;
+    if (broken_ || ended_early_) return -1;
     ask_for_body();
     const size_t want = static_cast<size_t>(std::min<uint64_t>(capacity, body_left_));
     if (!c_.in.empty()) {  // bytes that arrived with the head
@@ -764,15 +764,23 @@ class HttpServer::Loop::ConnectionStream final : public Stream {
         body_left_ -= static_cast<uint64_t>(got);
         return got;
       }
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
+      if (got == 0) {
+        // The client shut its sending side down (or closed): the handler's answer, a 400 for a
+        // body cut short, may still reach it. The body is not whole, so the connection closes.
+        ended_early_ = true;
+        return -1;
+      }
+      if (errno == EINTR) continue;
+      if ((errno == EAGAIN || errno == EWOULDBLOCK) &&
           wait_for(POLLIN, loop_.settings_.receive_timeout_s)) {
         continue;
       }
-      broken_ = true;  // ended early, failed, or silent past the idle time
+      broken_ = true;  // failed, or silent past the idle time
       return -1;
     }
   }
+
+  bool body_ended_early() const override { return ended_early_; }
 
   bool start(const Response& response, uint64_t content_length) override {
     response_left_ = head_only_ ? 0 : content_length;
@@ -865,6 +873,7 @@ class HttpServer::Loop::ConnectionStream final : public Stream {
   const bool head_only_;
   bool continued_ = false;
   bool broken_ = false;
+  bool ended_early_ = false;  // the client's bytes ended before the body's
   bool finished_ = false;
 };
 

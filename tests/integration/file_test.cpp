@@ -309,6 +309,15 @@ TEST_F(Files, TheUploadRouteRefusesWhatWasNotPresigned) {
   std::this_thread::sleep_for(200ms);
   EXPECT_EQ(reason_of(call("ada", {{"op", "file.finalize_upload"}, {"_key", ticket["_key"]}})),
             "missing");
+  // Cut short by a half-close (raw_exchange shuts its sending side down after the bytes): the
+  // client still listens and hears why.
+  const RawReply half = raw_exchange(
+      daemon_->port(),
+      "PUT " + url +
+          " HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 5000\r\n\r\n" +
+          bytes.substr(0, 2000));
+  EXPECT_EQ(half.status(), 400) << half.bytes;
+  EXPECT_EQ(reason_of(body_json(half)), "short") << half.bytes;
   // Two types: checked against one, stored as the other by whoever reads it next. Refused.
   const RawReply two_types = raw_exchange(
       daemon_->port(), "PUT " + url +

@@ -4,8 +4,8 @@
 // whole), Expect: 100-continue, a response written in pieces and one sent from a file with
 // sendfile, HEAD, the connection kept for the next request only after a whole exchange, a
 // refusal before the body closing the connection, chunked bodies refused with 411, a body with
-// two Content-Types refused with 400, and a client that stops sending cut off after the idle
-// time.
+// two Content-Types refused with 400, a body cut short by a half-close still answered, and a
+// client that stops sending cut off after the idle time.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -83,6 +83,9 @@ class StreamingHandler final : public Handler {
     uint64_t hash = 1469598103934665603ull, total = 0;
     while (true) {
       const int64_t got = stream.read(buffer, sizeof buffer);
+      if (got < 0 && stream.body_ended_early()) {  // it stopped sending, and still listens
+        return stream.respond(Response{400, "text/plain", "cut short", {}, false});
+      }
       if (got < 0) return stream.finish();  // the client is gone: nothing to answer
       if (got == 0) break;
       largest_piece = std::max(largest_piece.load(), static_cast<size_t>(got));
@@ -234,6 +237,17 @@ TEST_F(HttpStreamTest, ABodyWithTwoContentTypesIsRefusedBeforeTheHandler) {
                          "Content-Type: c/d\r\nConnection: close\r\n\r\n")
                 .status(),
             200);
+}
+
+TEST_F(HttpStreamTest, ABodyCutShortByAHalfCloseIsStillAnswered) {
+  // raw_exchange shuts its sending side down (SHUT_WR) after the bytes, and reads on.
+  const RawReply reply =
+      raw_exchange(port_, "PUT /stream/upload HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n" +
+                              std::string(10, 'x'));
+  EXPECT_EQ(reply.status(), 400);
+  EXPECT_EQ(body_of(reply), "cut short");
+  EXPECT_NE(reply.bytes.find("Connection: close"), std::string::npos);
+  EXPECT_TRUE(reply.closed_by_peer);
 }
 
 TEST_F(HttpStreamTest, AClientThatStopsSendingIsCutOffAfterTheIdleTime) {

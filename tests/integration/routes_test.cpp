@@ -2,9 +2,9 @@
 // example's /echo/ route and the probe plugin's /probes/ route: bodies far over
 // server.max_body_bytes streamed both ways with the daemon's memory flat, HEAD, no API key
 // asked, X-Request-Id on every answer, a chunked body refused, a handler that throws or does not
-// answer getting INTERNAL_ERROR with the request id, headers the host writes itself refused,
-// the request log keeping the path but never the query (a signed URL is a credential), and
-// /metrics counting the route's requests.
+// answer getting INTERNAL_ERROR with the request id (400 when the client cut the body short and
+// still listens), headers the host writes itself refused, the request log keeping the path but
+// never the query (a signed URL is a credential), and /metrics counting the route's requests.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -100,6 +100,15 @@ TEST_F(Routes, AnswersInTheErrorEnvelope) {
     EXPECT_EQ(error["code"], "INTERNAL_ERROR") << path;
     EXPECT_EQ(error["details"]["request_id"], header_of(failed.bytes, "X-Request-Id")) << path;
   }
+  // A body cut short by a half-close: the echo route gives up without answering (the client
+  // went away, for all it knows); the client still listens and hears why.
+  const RawReply cut = raw_exchange(
+      daemon_->port(),
+      "PUT /echo/count HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n" + std::string(10, 'x'));
+  EXPECT_EQ(cut.status(), 400) << cut.bytes;
+  const json short_body = json::parse(body_of(cut.bytes))["error"];
+  EXPECT_EQ(short_body["code"], "VALIDATION_ERROR");
+  EXPECT_EQ(short_body["details"]["reason"], "short");
   // The probe tries to set Content-Length itself (refused), then answers what it was told.
   const RawReply refused =
       raw_exchange(daemon_->port(), "GET /probes/own_length HTTP/1.1\r\nHost: x\r\n\r\n");
