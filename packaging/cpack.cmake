@@ -33,10 +33,11 @@ The C ABI header and the C++ SDK to write op plugins for the opbase daemon, with
 host for plugin unit tests and the CMake package (find_package(opbase),
 opbase_add_plugin()).")
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION "libdevel")
-# The SDK's CMake package finds nlohmann_json and libcurl (the static opbase::sdk_http calls
-# it, so a plugin linking that links libcurl); plugins need the daemon to load them.
+# The SDK's CMake package finds nlohmann_json, OpenSSL (its library links libcrypto) and libcurl
+# (the static opbase::sdk_http calls it, so a plugin linking that links libcurl); plugins need
+# the daemon to load them.
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
-  "opbase (= ${PROJECT_VERSION}), nlohmann-json3-dev (>= 3.10), libcurl4-openssl-dev (>= 7.85), cmake (>= 3.25), g++ | c++-compiler")
+  "opbase (= ${PROJECT_VERSION}), nlohmann-json3-dev (>= 3.10), libssl-dev (>= 3), libcurl4-openssl-dev (>= 7.85), cmake (>= 3.25), g++ | c++-compiler")
 # The package installs under /usr, and the binary has its default config file compiled in from
 # CMAKE_INSTALL_PREFIX: package only a tree configured with -DCMAKE_INSTALL_PREFIX=/usr, or the
 # installed daemon would read /usr/local/etc. cpack stops with a message otherwise.

@@ -1,10 +1,7 @@
 // A project's random secret kept in the plugin's store (see project_secret.hpp).
 #include "opbase/project_secret.hpp"
 
-#include <sys/random.h>
-
-#include <stdexcept>
-
+#include "opbase/crypto.hpp"
 #include "opbase/hex.hpp"
 #include "opbase/store.hpp"
 #include "opbase/store_access.hpp"
@@ -17,16 +14,6 @@ using nlohmann::json;
 constexpr size_t kSecretBytes = 32;
 // Two daemons making the first secret at once: the loser reads the winner's.
 constexpr int kAttempts = 3;
-
-// getrandom draws from the kernel's CSPRNG, as OpenSSL's RAND_bytes would, without making every
-// plugin link OpenSSL; up to 256 bytes it returns them all once the pool is ready.
-std::string random_secret() {
-  std::string bytes(kSecretBytes, '\0');
-  if (getrandom(bytes.data(), kSecretBytes, 0) != static_cast<ssize_t>(kSecretBytes)) {
-    throw std::runtime_error("no random bytes");
-  }
-  return bytes;
-}
 
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -73,7 +60,7 @@ Result<std::string> ProjectSecret::load_or_make(std::string_view project) const 
       }
       return secret;
     }
-    const std::string secret = random_secret();
+    const std::string secret = random_bytes(kSecretBytes);
     store::InsertRequest insert{
         collection_, {json{{"_key", key_}, {"_userkey", nullptr}, {"secret", hex_encode(secret)}}}};
     const Status inserted = store_.insert(project, insert);

@@ -55,7 +55,7 @@ for deb in "$daemon_deb" "$dev_deb"; do
     fail "$(basename "$deb") is not for this machine's architecture"
 done
 depends="$(dpkg-deb --field "$dev_deb" Depends)"
-for need in 'opbase (=' nlohmann-json3-dev libcurl4-openssl-dev cmake; do
+for need in 'opbase (=' nlohmann-json3-dev libssl-dev libcurl4-openssl-dev cmake; do
   grep -qF "$need" <<<"$depends" || fail "opbase-dev does not depend on $need: $depends"
 done
 echo "package_contents: $(basename "$daemon_deb") and $(basename "$dev_deb") hold what they should"
