@@ -1,12 +1,10 @@
 #include "audit/audit_trail.hpp"
 
-#include <openssl/rand.h>
-
 #include <algorithm>
 #include <array>
-#include <stdexcept>
 
 #include "audit/param_redaction.hpp"
+#include "opbase/crypto.hpp"
 #include "opbase/hex.hpp"
 #include "opbase/iso_time.hpp"
 
@@ -21,11 +19,7 @@ constexpr size_t kMaxParamsBytes = 4096;
 constexpr std::array<std::string_view, 6> kReadVerbs = {"list", "get",     "count",
                                                         "find", "explain", "usage"};
 
-std::string new_entry_key(int64_t now_ms) {
-  unsigned char random[10];
-  if (RAND_bytes(random, sizeof random) != 1) throw std::runtime_error("no random bytes");
-  return time_hex(now_ms) + hex_encode({reinterpret_cast<const char*>(random), sizeof random});
-}
+std::string new_entry_key(int64_t now_ms) { return time_hex(now_ms) + random_hex(10); }
 
 }  // namespace
 

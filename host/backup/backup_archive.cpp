@@ -4,7 +4,6 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,6 +12,7 @@
 #include <set>
 #include <vector>
 
+#include "opbase/crypto.hpp"
 #include "opbase/hex.hpp"
 
 namespace opbase::host {
@@ -39,24 +39,6 @@ class Fd {
 
  private:
   int fd_;
-};
-
-// SHA-256 over data given in pieces.
-class Sha256 {
- public:
-  Sha256() : ctx_(EVP_MD_CTX_new(), &EVP_MD_CTX_free) {
-    EVP_DigestInit_ex(ctx_.get(), EVP_sha256(), nullptr);
-  }
-  void add(const void* data, size_t size) { EVP_DigestUpdate(ctx_.get(), data, size); }
-  std::string hex() {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int size = 0;
-    EVP_DigestFinal_ex(ctx_.get(), digest, &size);
-    return hex_encode(std::string_view(reinterpret_cast<const char*>(digest), size));
-  }
-
- private:
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx_;
 };
 
 using Archive = std::unique_ptr<struct archive, int (*)(struct archive*)>;
@@ -189,14 +171,14 @@ Status extract_file(struct archive* a, const BackupFile& file, const std::string
     if (n == 0) break;
     size += static_cast<uint64_t>(n);
     if (size > file.bytes) break;
-    sha.add(buffer.data(), static_cast<size_t>(n));
+    sha.add({buffer.data(), static_cast<size_t>(n)});
     if (Status s = write_all(out.get(), buffer.data(), static_cast<size_t>(n), path); !s) return s;
   }
   if (size != file.bytes) {
     return bad_backup(archive_path, file.name + " is not the " + std::to_string(file.bytes) +
                                         " bytes its manifest gives");
   }
-  if (const std::string digest = sha.hex(); digest != file.sha256) {
+  if (const std::string digest = hex_encode(sha.finish()); digest != file.sha256) {
     return bad_backup(archive_path, file.name + " has SHA-256 " + digest + ", not the manifest's " +
                                         file.sha256 + ": it is damaged");
   }
@@ -219,10 +201,10 @@ Result<BackupFile> describe_backup_file(const std::string& folder, const std::st
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return Status::internal("cannot read " + path + ": " + errno_text());
     if (n == 0) break;
-    sha.add(buffer.data(), static_cast<size_t>(n));
+    sha.add({buffer.data(), static_cast<size_t>(n)});
     file.bytes += static_cast<uint64_t>(n);
   }
-  file.sha256 = sha.hex();
+  file.sha256 = hex_encode(sha.finish());
   return file;
 }
 

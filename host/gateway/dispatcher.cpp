@@ -1,16 +1,14 @@
 #include "gateway/dispatcher.hpp"
 
-#include <openssl/crypto.h>
-
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "gateway/envelope.hpp"
 #include "log/log.hpp"
+#include "opbase/crypto.hpp"
 #include "opbase/internal/str.hpp"
 #include "opbase/json_text.hpp"
 #include "plugin_host/response.hpp"
-#include "util/secrets.hpp"
 
 namespace opbase::host {
 namespace {
@@ -166,9 +164,7 @@ void fill_error(ApiAnswer& answer, const Status& status, std::string_view reques
 
 Result<Dispatcher::Caller> Dispatcher::authorize_admin_key(std::string_view presented) const {
   // Digests compared in constant time: the time says nothing of how much of the key was right.
-  const std::string digest = sha256(presented);
-  if (admin_key_digest_.empty() ||
-      CRYPTO_memcmp(digest.data(), admin_key_digest_.data(), digest.size()) != 0) {
+  if (admin_key_digest_.empty() || !constant_time_equal(sha256(presented), admin_key_digest_)) {
     return authentication_failed("the X-Admin-Key header does not hold this server's admin key");
   }
   return Caller{"", R"({"roles":["admin"],"admin_key":true})", ""};

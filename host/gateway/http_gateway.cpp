@@ -8,9 +8,9 @@
 #include "gateway/request_log.hpp"
 #include "log/log.hpp"
 #include "metrics/process_metrics.hpp"
+#include "opbase/crypto.hpp"
 #include "opbase/internal/str.hpp"
 #include "plugin_host/route_stream.hpp"
-#include "util/secrets.hpp"
 
 namespace opbase::host {
 namespace {

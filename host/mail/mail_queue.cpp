@@ -9,9 +9,9 @@
 #include <chrono>
 
 #include "log/log.hpp"
+#include "opbase/crypto.hpp"
 #include "opbase/iso_time.hpp"
 #include "opbase/query.hpp"
-#include "util/secrets.hpp"
 
 namespace opbase::host {
 namespace {

@@ -25,7 +25,7 @@
 #include "Poco/String.h"
 #include "Poco/Timespan.h"
 #include "Poco/Timestamp.h"
-#include "util/secrets.hpp"
+#include "opbase/crypto.hpp"
 
 namespace opbase::host {
 namespace {

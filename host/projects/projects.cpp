@@ -1,6 +1,5 @@
 #include "projects/projects.hpp"
 
-#include <openssl/crypto.h>
 #include <sys/stat.h>
 
 #include <cerrno>
@@ -8,7 +7,7 @@
 #include <filesystem>
 
 #include "config/properties_file.hpp"
-#include "util/secrets.hpp"
+#include "opbase/crypto.hpp"
 
 namespace opbase::host {
 namespace {
@@ -126,8 +125,7 @@ const Project* Projects::by_api_key(std::string_view api_key) const {
 }
 
 bool Projects::api_key_matches(const Project& project, std::string_view presented) {
-  const std::string digest = sha256(presented);
-  return CRYPTO_memcmp(digest.data(), project.api_key_digest.data(), digest.size()) == 0;
+  return constant_time_equal(sha256(presented), project.api_key_digest);
 }
 
 }  // namespace opbase::host

@@ -1,11 +1,9 @@
 #include "store/write_events.hpp"
 
-#include <openssl/rand.h>
-
-#include <stdexcept>
 #include <string_view>
 #include <unordered_set>
 
+#include "opbase/crypto.hpp"
 #include "opbase/hex.hpp"
 
 namespace opbase::host {
@@ -17,13 +15,7 @@ using nlohmann::json;
 // subscriber of one event sees. Time first so that journal rows, keyed by it, are appended to
 // the end of the store's key index instead of landing on a random page of it: random keys made
 // each event dirty a page of its own in every commit that wrote, moved and removed it.
-std::string new_event_id(int64_t now_ms) {
-  unsigned char random[10];
-  if (RAND_bytes(random, sizeof random) != 1)
-    throw std::runtime_error("no randomness for an event id");
-  return "evt_" + time_hex(now_ms) +
-         hex_encode(std::string_view(reinterpret_cast<const char*>(random), sizeof random));
-}
+std::string new_event_id(int64_t now_ms) { return "evt_" + time_hex(now_ms) + random_hex(10); }
 
 }  // namespace
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "opbase/crypto.hpp"
 #include "plugin_host/response.hpp"
-#include "util/secrets.hpp"
 
 namespace opbase::host {
 namespace {
@@ -745,7 +745,7 @@ TEST_F(DispatcherTest, AdminOpNeedsTheAdminRole) {
 
 TEST_F(DispatcherTest, TheServerAdminKeyCallsAdminOpsWithoutAUser) {
   const std::string key = "sak_0123456789abcdef0123456789abcdef";
-  const Dispatcher with_key(*projects_, registry_, kMaxValues, opbase::host::sha256(key));
+  const Dispatcher with_key(*projects_, registry_, kMaxValues, opbase::sha256(key));
   Call c;
   c.body = json({{"op", "test.admin"}}).dump();
   c.admin_key = key;
