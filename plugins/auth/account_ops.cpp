@@ -5,8 +5,8 @@
 #include "auth_context.hpp"
 #include "auth_service.hpp"
 #include "email_address.hpp"
+#include "opbase/crypto.hpp"
 #include "opbase/field_error.hpp"
-#include "random_text.hpp"
 #include "request_fields.hpp"
 
 namespace opbase::auth {

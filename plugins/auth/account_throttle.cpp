@@ -12,9 +12,9 @@
 #include <algorithm>
 #include <utility>
 
+#include "opbase/crypto.hpp"
 #include "opbase/iso_time.hpp"
 #include "opbase/store_access.hpp"
-#include "random_text.hpp"
 
 namespace opbase::auth {
 namespace {

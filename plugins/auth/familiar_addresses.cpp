@@ -4,9 +4,9 @@
 
 #include <string>
 
+#include "opbase/crypto.hpp"
 #include "opbase/iso_time.hpp"
 #include "opbase/store_access.hpp"
-#include "random_text.hpp"
 
 namespace opbase::auth {
 namespace {

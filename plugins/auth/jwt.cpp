@@ -4,18 +4,18 @@
 #include "jwt.hpp"
 
 #include <openssl/bn.h>
-#include <openssl/crypto.h>
 #include <openssl/ec.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
 
 #include <array>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <utility>
 
 #include "opbase/base64.hpp"
+#include "opbase/crypto.hpp"
 #include "opbase/json_text.hpp"
 
 namespace opbase::auth {
@@ -45,15 +45,13 @@ const unsigned char* bytes(std::string_view text) {
 
 // ---- signatures
 
+// None when OpenSSL fails: signing answers INTERNAL_ERROR, verifying "invalid", as for ES256.
 std::optional<std::string> hs256_mac(std::string_view secret, std::string_view input) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
-  unsigned int length = 0;
-  if (HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()), bytes(input), input.size(),
-           mac.data(), &length) == nullptr ||
-      length != kHs256Bytes) {
+  try {
+    return hmac_sha256(secret, input);
+  } catch (const std::runtime_error&) {
     return std::nullopt;
   }
-  return std::string(reinterpret_cast<const char*>(mac.data()), length);
 }
 
 // OpenSSL signs ECDSA as DER (SEQUENCE of two INTEGERs); JOSE wants R || S, 32 bytes each.
@@ -115,7 +113,7 @@ bool es256_verify(EVP_PKEY* pkey, std::string_view input, std::string_view raw) 
 bool hs256_verify(std::string_view secret, std::string_view input, std::string_view mac) {
   if (mac.size() != kHs256Bytes) return false;
   const std::optional<std::string> expected = hs256_mac(secret, input);
-  return expected && CRYPTO_memcmp(expected->data(), mac.data(), kHs256Bytes) == 0;
+  return expected && constant_time_equal(*expected, mac);
 }
 
 bool signature_holds(const SigningKey& key, std::string_view input, std::string_view signature) {

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "opbase/base64.hpp"
-#include "random_text.hpp"
+#include "opbase/crypto.hpp"
 
 namespace opbase::auth {
 
@@ -140,8 +140,7 @@ Result<StoredRing> first_ring(Alg alg, int64_t now_ms) {
   if (!key) return key.status();
   StoredRing stored;
   try {
-    // random_text hands out randomness as base64url only; the ring keeps the bytes.
-    stored.ring.code_secret = *base64url_decode(random_base64url(kCodeSecretBytes));
+    stored.ring.code_secret = random_bytes(kCodeSecretBytes);
   } catch (const std::exception&) {
     return Status::internal("signing_keys: no randomness for the code secret");
   }

@@ -6,9 +6,10 @@
 
 #include <utility>
 
+#include "opbase/base64.hpp"
+#include "opbase/crypto.hpp"
 #include "opbase/iso_time.hpp"
 #include "opbase/store_access.hpp"
-#include "random_text.hpp"
 
 namespace opbase::auth {
 namespace {
@@ -39,7 +40,7 @@ Status sweep_expired(const DocumentStore& store, std::string_view project, int64
 }  // namespace
 
 Result<std::string> Nonces::issue(std::string_view project, int64_t now_ms) const {
-  std::string nonce = random_base64url(kNonceBytes);
+  std::string nonce = base64url_encode(random_bytes(kNonceBytes));
   json doc = {{"_key", document_key(nonce)},
               {"_userkey", nullptr},
               {"_created_at", iso_time(now_ms)},

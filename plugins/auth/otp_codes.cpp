@@ -10,9 +10,9 @@
 #include <optional>
 #include <utility>
 
+#include "opbase/crypto.hpp"
 #include "opbase/iso_time.hpp"
 #include "opbase/store_access.hpp"
-#include "random_text.hpp"
 
 namespace opbase::auth {
 namespace {
@@ -39,6 +39,13 @@ constexpr std::array<IntentName, 5> kIntents{{{OtpIntent::kSignin, "signin"},
 Status invalid() { return {code::kOtpInvalid, "the code is not valid"}; }
 Status expired() { return {code::kOtpExpired, "the code has expired"}; }
 
+// A code of `digits` decimal digits, each drawn alone and uniform.
+std::string random_digits(size_t digits) {
+  std::string code;
+  while (code.size() < digits) code += static_cast<char>('0' + random_below(10));
+  return code;
+}
+
 // A digest, so the store does not list e-mail addresses; the newline keeps ("a\nb", "c") and
 // ("a", "b\nc") apart (intent names hold no newline).
 std::string document_key(std::string_view email, OtpIntent intent) {
@@ -55,7 +62,7 @@ json code_fields(std::string_view secret, std::string_view code, int64_t now_ms,
           {"expires_ms", now_ms + policy.lifetime_ms},
           {"wrong_tries", 0},
           {"spent", false},
-          {"serial", random_hex_id()}};
+          {"serial", random_hex(16)}};
 }
 
 Status insert_code(const DocumentStore& store, std::string_view project, const std::string& key,

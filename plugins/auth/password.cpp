@@ -6,18 +6,19 @@
 
 #include <argon2.h>
 #include <openssl/crypto.h>
-#include <openssl/rand.h>
 
 #include <algorithm>
 #include <charconv>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <tuple>
 #include <vector>
 
 #include "argon2_workspace.hpp"
 #include "opbase/base64.hpp"
+#include "opbase/crypto.hpp"
 
 namespace opbase::auth {
 namespace {
@@ -30,6 +31,15 @@ constexpr size_t kMaxHashBytes = 1024;  // far above any hash made here; bounds 
 constexpr uint32_t kMaxTCost = 64;
 constexpr uint32_t kMaxMCostKib = 4u * 1024 * 1024;  // 4 GiB
 constexpr uint32_t kMaxParallelism = 64;
+
+// Random bytes, or none when the generator fails: hashing answers that as a Status, not thrown.
+std::optional<std::string> random_or_none(size_t n) {
+  try {
+    return random_bytes(n);
+  } catch (const std::runtime_error&) {
+    return std::nullopt;
+  }
+}
 
 bool params_in_range(const Argon2Params& p) {
   return p.t_cost >= 1 && p.t_cost <= kMaxTCost && p.parallelism >= 1 &&
@@ -136,17 +146,15 @@ int run_argon2id(std::string_view password, std::string_view salt, const Argon2P
 Result<std::string> hash_password(std::string_view password, const Argon2Params& params) {
   if (!params_in_range(params)) return Status::validation("argon2 parameters out of range");
   if (password.size() > kMaxPasswordBytes) return Status::validation("password is too long");
-  std::string salt(kSaltBytes, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(salt.data()), kSaltBytes) != 1) {
-    return Status::internal("no randomness for a salt");
-  }
+  const std::optional<std::string> salt = random_or_none(kSaltBytes);
+  if (!salt) return Status::internal("no randomness for a salt");
   std::string hash(kHashBytes, '\0');
-  const int rc = run_argon2id(password, salt, params, ARGON2_VERSION_NUMBER, hash);
+  const int rc = run_argon2id(password, *salt, params, ARGON2_VERSION_NUMBER, hash);
   if (rc != ARGON2_OK) return Status::internal(std::string("argon2: ") + argon2_error_message(rc));
   // The PHC form libargon2's own encoder writes, so either can verify the other's hashes.
   return "$argon2id$v=" + std::to_string(ARGON2_VERSION_NUMBER) +
          "$m=" + std::to_string(params.m_cost_kib) + ",t=" + std::to_string(params.t_cost) +
-         ",p=" + std::to_string(params.parallelism) + "$" + phc_base64(salt) + "$" +
+         ",p=" + std::to_string(params.parallelism) + "$" + phc_base64(*salt) + "$" +
          phc_base64(hash);
 }
 
@@ -165,7 +173,7 @@ bool verify_password(std::string_view password, std::string_view encoded) {
   }
   std::string actual(expected->size(), '\0');
   if (run_argon2id(password, *salt, phc->params, phc->version, actual) != ARGON2_OK) return false;
-  return CRYPTO_memcmp(actual.data(), expected->data(), actual.size()) == 0;
+  return constant_time_equal(actual, *expected);
 }
 
 bool needs_rehash(std::string_view encoded, const Argon2Params& params) {
@@ -188,11 +196,10 @@ bool verify_dummy_password(std::string_view password, const Argon2Params& params
     auto it = hashes.find(key);
     if (it == hashes.end()) {
       // A random password nobody knows; its hash is not secret, only its cost matters.
-      unsigned char secret[16];
-      if (RAND_bytes(secret, sizeof secret) != 1) return false;
-      Result<std::string> made =
-          hash_password(std::string_view(reinterpret_cast<char*>(secret), sizeof secret), params);
-      OPENSSL_cleanse(secret, sizeof secret);
+      std::optional<std::string> secret = random_or_none(16);
+      if (!secret) return false;
+      Result<std::string> made = hash_password(*secret, params);
+      OPENSSL_cleanse(secret->data(), secret->size());
       if (!made) return false;
       if (hashes.size() >= 64) hashes.clear();  // bounded, whatever the settings do
       it = hashes.emplace(key, std::move(*made)).first;

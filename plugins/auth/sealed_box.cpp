@@ -3,14 +3,12 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
 
-#include <array>
 #include <memory>
 #include <stdexcept>
 
 #include "opbase/base64.hpp"
-#include "random_text.hpp"
+#include "opbase/crypto.hpp"
 
 namespace opbase::auth {
 namespace {
@@ -19,24 +17,20 @@ constexpr size_t kNonceBytes = 12;
 constexpr size_t kTagBytes = 16;
 constexpr std::string_view kKeyLabel = "opbase sealed box v1";
 
-using Key = std::array<unsigned char, 32>;
 using CipherContext = std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)>;
 
-// Wipes the key when it goes out of scope.
+// The AES key derived from `secret` (32 bytes), wiped when it goes out of scope.
 struct KeyHolder {
-  Key bytes{};
+  explicit KeyHolder(std::string_view secret) : bytes(hmac_sha256(secret, kKeyLabel)) {}
   ~KeyHolder() { OPENSSL_cleanse(bytes.data(), bytes.size()); }
-};
-
-void derive_key(std::string_view secret, Key& key) {
-  unsigned int length = 0;
-  if (HMAC(EVP_sha256(), secret.data(), static_cast<int>(secret.size()),
-           reinterpret_cast<const unsigned char*>(kKeyLabel.data()), kKeyLabel.size(), key.data(),
-           &length) == nullptr ||
-      length != key.size()) {
-    throw std::runtime_error("HMAC-SHA256 failed");
+  KeyHolder(const KeyHolder&) = delete;
+  KeyHolder& operator=(const KeyHolder&) = delete;
+  const unsigned char* aes_key() const {
+    return reinterpret_cast<const unsigned char*>(bytes.data());
   }
-}
+
+  std::string bytes;
+};
 
 CipherContext new_context() {
   CipherContext context(EVP_CIPHER_CTX_new(), &EVP_CIPHER_CTX_free);
@@ -51,8 +45,7 @@ const unsigned char* bytes_of(std::string_view text) {
 }  // namespace
 
 std::string seal(std::string_view secret, std::string_view plaintext) {
-  KeyHolder key;
-  derive_key(secret, key.bytes);
+  const KeyHolder key(secret);
   const std::string nonce = random_bytes(kNonceBytes);
   std::string out = nonce;
   out.resize(kNonceBytes + plaintext.size() + kTagBytes);
@@ -60,7 +53,7 @@ std::string seal(std::string_view secret, std::string_view plaintext) {
   CipherContext context = new_context();
   int written = 0;
   int last = 0;
-  if (EVP_EncryptInit_ex(context.get(), EVP_aes_256_gcm(), nullptr, key.bytes.data(),
+  if (EVP_EncryptInit_ex(context.get(), EVP_aes_256_gcm(), nullptr, key.aes_key(),
                          bytes_of(nonce)) != 1 ||
       EVP_EncryptUpdate(context.get(), cipher, &written, bytes_of(plaintext),
                         static_cast<int>(plaintext.size())) != 1 ||
@@ -79,14 +72,13 @@ std::optional<std::string> open_sealed(std::string_view secret, std::string_view
   const std::string_view nonce = all.substr(0, kNonceBytes);
   const std::string_view cipher = all.substr(kNonceBytes, all.size() - kNonceBytes - kTagBytes);
   std::string tag(all.substr(all.size() - kTagBytes));
-  KeyHolder key;
-  derive_key(secret, key.bytes);
+  const KeyHolder key(secret);
   std::string plain(cipher.size(), '\0');
   CipherContext context = new_context();
   int written = 0;
   int last = 0;
   const bool opened =
-      EVP_DecryptInit_ex(context.get(), EVP_aes_256_gcm(), nullptr, key.bytes.data(),
+      EVP_DecryptInit_ex(context.get(), EVP_aes_256_gcm(), nullptr, key.aes_key(),
                          bytes_of(nonce)) == 1 &&
       EVP_DecryptUpdate(context.get(), reinterpret_cast<unsigned char*>(plain.data()), &written,
                         bytes_of(cipher), static_cast<int>(cipher.size())) == 1 &&

@@ -4,11 +4,12 @@
 #include <algorithm>
 #include <optional>
 
+#include "opbase/base64.hpp"
+#include "opbase/crypto.hpp"
 #include "opbase/iso_time.hpp"
 #include "opbase/query.hpp"
 #include "opbase/store.hpp"
 #include "opbase/store_access.hpp"
-#include "random_text.hpp"
 #include "sealed_box.hpp"
 
 namespace opbase::auth {
@@ -30,7 +31,7 @@ std::string cache_key(std::string_view project, std::string_view sid) {
 }
 
 std::string new_refresh_token(std::string_view sid) {
-  return std::string(sid) + "." + random_base64url(32);
+  return std::string(sid) + "." + base64url_encode(random_bytes(32));
 }
 
 bool session_live(const json& session, int64_t now_ms) {
@@ -51,7 +52,7 @@ Status Sessions::other_session() {
 
 Result<Session> Sessions::start(std::string_view project, std::string_view user_key,
                                 std::string_view aud, int64_t refresh_ttl_s, int64_t now_ms) const {
-  Session session{random_hex_id(), std::string(user_key), "", std::string(aud)};
+  Session session{random_hex(16), std::string(user_key), "", std::string(aud)};
   session.refresh_token = new_refresh_token(session.sid);
   const json doc = {{"_key", session.sid},
                     {"_userkey", user_key},

@@ -2,7 +2,7 @@
 #include "signin_guard.hpp"
 
 #include "email_address.hpp"
-#include "random_text.hpp"
+#include "opbase/crypto.hpp"
 
 namespace opbase::auth {
 namespace {

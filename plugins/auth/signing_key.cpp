@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "opbase/base64.hpp"
-#include "random_text.hpp"
+#include "opbase/crypto.hpp"
 
 namespace opbase::auth {
 
@@ -157,7 +157,7 @@ Result<SigningKey> SigningKey::make(std::string kid, std::shared_ptr<const Mater
 }
 
 Result<SigningKey> SigningKey::generate(Alg alg) {
-  std::string kid = random_base64url(kKidBytes);
+  std::string kid = base64url_encode(random_bytes(kKidBytes));
   if (alg == Alg::kHs256) {
     auto material = std::make_shared<const Material>(random_bytes(kHs256SecretBytes));
     return make(std::move(kid), std::move(material));

@@ -2,7 +2,8 @@
 #include "tokens.hpp"
 
 #include "jwt.hpp"
-#include "random_text.hpp"
+#include "opbase/base64.hpp"
+#include "opbase/crypto.hpp"
 #include "users.hpp"
 
 namespace opbase::auth {
@@ -43,7 +44,7 @@ Result<json> Tokens::token_set(std::string_view project, const json& user, const
                        {"project_id", project},
                        {"roles", user.value("roles", json::array({"user"}))},
                        {"sid", session.sid},
-                       {"jti", random_base64url(16)}};
+                       {"jti", base64url_encode(random_bytes(16))}};
   auto id_token = sign((*ring)->keys.front(), claims);
   if (!id_token) return id_token.status();
   return json{{"id_token", std::move(*id_token)},

@@ -5,12 +5,12 @@
 #include <cctype>
 
 #include "email_address.hpp"
+#include "opbase/crypto.hpp"
 #include "opbase/field_error.hpp"
 #include "opbase/iso_time.hpp"
 #include "opbase/query.hpp"
 #include "opbase/store.hpp"
 #include "opbase/store_access.hpp"
-#include "random_text.hpp"
 
 namespace opbase::auth {
 namespace {
@@ -95,7 +95,7 @@ json profile_of(const json& user, std::string_view aud) {
 }
 
 Result<json> Users::create(std::string_view project, const NewUser& user, int64_t now_ms) const {
-  const std::string user_key = random_hex_id();
+  const std::string user_key = random_hex(16);
   json doc = user_document(user, user_key, now_ms);
   const std::string claim_key = email_claim_key(user.email);
   // One insert request holds one collection, so the claim goes first: a user document never
