@@ -15,6 +15,7 @@
 
 #include "altcha/altcha.hpp"
 #include "opbase/base64.hpp"
+#include "opbase/crypto.hpp"
 #include "store_backed_host.hpp"
 
 namespace opbase::captcha {

@@ -1,14 +1,10 @@
 // ALTCHA challenges and solutions (see altcha.hpp).
 #include "altcha/altcha.hpp"
 
-#include <openssl/crypto.h>
-#include <openssl/hmac.h>
-#include <openssl/sha.h>
-
 #include <charconv>
 
 #include "opbase/base64.hpp"
-#include "opbase/hex.hpp"
+#include "opbase/crypto.hpp"
 
 namespace opbase::captcha {
 namespace {
@@ -19,29 +15,11 @@ constexpr std::string_view kAlgorithm = "SHA-256";
 constexpr size_t kMaxPayloadBytes = 4096;
 constexpr std::string_view kExpiresParam = "expires=";
 
-std::string hmac_hex(std::string_view key, std::string_view text) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-       reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest, &length);
-  return hex_encode(std::string_view(reinterpret_cast<const char*>(digest), length));
-}
-
-bool same(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
-}
-
 Status refused(std::string_view reason, std::string message) {
   return Status::validation(std::move(message), {{"field", "captcha"}, {"reason", reason}});
 }
 
 }  // namespace
-
-std::string sha256_hex(std::string_view text) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
-  return hex_encode(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
-}
 
 // The parameters must end with '&': the challenge hashes salt + number, so without that delimiter a
 // client could move the number's leading digits onto the end of the salt ("expires=1800000000" +
@@ -79,7 +57,7 @@ Challenge make_challenge(std::string_view key, int64_t number, int64_t maxnumber
   out.salt = std::string(salt_hex) + "?expires=" + std::to_string(expires_s) + "&";
   out.challenge = sha256_hex(out.salt + std::to_string(number));
   out.maxnumber = maxnumber;
-  out.signature = hmac_hex(key, out.challenge);
+  out.signature = hmac_sha256_hex(key, out.challenge);
   return out;
 }
 
@@ -106,12 +84,13 @@ Result<Solution> parse_solution(std::string_view payload) {
 }
 
 Status check_solution(const Solution& solution, std::string_view key, int64_t now_s) {
-  if (!same(hmac_hex(key, solution.challenge), solution.signature)) {
+  if (!constant_time_equal(hmac_sha256_hex(key, solution.challenge), solution.signature)) {
     return refused("signature", "captcha was not issued by this project");
   }
   const int64_t expires = salt_expiry(solution.salt);
   if (expires < 0 || expires <= now_s) return refused("expired", "captcha has expired");
-  if (!same(sha256_hex(solution.salt + std::to_string(solution.number)), solution.challenge)) {
+  if (!constant_time_equal(sha256_hex(solution.salt + std::to_string(solution.number)),
+                           solution.challenge)) {
     return refused("wrong", "captcha is not solved");
   }
   return Status::ok();

@@ -35,9 +35,6 @@ struct Solution {
   std::string signature;
 };
 
-// The hex SHA-256 of `text`, as challenges hash.
-std::string sha256_hex(std::string_view text);
-
 // The salt's "expires" parameter (unix seconds), or -1 when it has none or its parameters do not
 // end with '&'.
 int64_t salt_expiry(std::string_view salt);

@@ -1,11 +1,7 @@
 #include "service/captcha_service.hpp"
 
-#include <openssl/rand.h>
-
-#include <stdexcept>
-
 #include "altcha/altcha.hpp"
-#include "opbase/hex.hpp"
+#include "opbase/crypto.hpp"
 
 namespace opbase::captcha {
 namespace {
@@ -16,24 +12,9 @@ using nlohmann::json;
 constexpr size_t kSaltBytes = 12;
 constexpr int64_t kSweepEveryMs = 10 * 60 * 1000;
 
-std::string random_bytes(size_t n) {
-  std::string bytes(n, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(bytes.data()), static_cast<int>(n)) != 1) {
-    throw std::runtime_error("no random bytes");
-  }
-  return bytes;
-}
-
-// A uniform number from 0 to `max`, by rejection, so no number is likelier than another.
+// The secret number of a challenge: from 0 to `max`, each equally likely.
 int64_t random_number(int64_t max) {
-  const uint64_t range = static_cast<uint64_t>(max) + 1;
-  const uint64_t limit = UINT64_MAX - UINT64_MAX % range;
-  for (;;) {
-    uint64_t value = 0;
-    const std::string bytes = random_bytes(sizeof value);
-    for (const char byte : bytes) value = value << 8 | static_cast<unsigned char>(byte);
-    if (value < limit) return static_cast<int64_t>(value % range);
-  }
+  return static_cast<int64_t>(random_below(static_cast<uint64_t>(max) + 1));
 }
 
 // Buckets are named by a digest, so the store never keeps client addresses in clear.
@@ -57,7 +38,7 @@ Result<json> CaptchaService::challenge(std::string_view project) {
   if (!key) return key.status();
   const int64_t expires_s = host_.now_ms() / 1000 + settings_.expires_s;
   return make_challenge(*key, random_number(settings_.maxnumber), settings_.maxnumber,
-                        hex_encode(random_bytes(kSaltBytes)), expires_s)
+                        random_hex(kSaltBytes), expires_s)
       .to_json();
 }
 
