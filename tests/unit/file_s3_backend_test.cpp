@@ -18,6 +18,7 @@
 
 #include "backends/s3_backend.hpp"
 #include "opbase/base64.hpp"
+#include "opbase/crypto.hpp"
 #include "opbase/http_client.hpp"
 #include "s3/s3_client.hpp"
 #include "s3/sigv4.hpp"

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "opbase/crypto.hpp"
 #include "s3/sigv4.hpp"
 #include "s3/uri_encoding.hpp"
 

@@ -11,14 +11,13 @@
 // Thread-safety: every method may be called from any thread; a Partial belongs to one upload.
 #pragma once
 
-#include <openssl/evp.h>
-
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "opbase/crypto.hpp"
 #include "opbase/status.hpp"
 
 namespace opbase::file {
@@ -48,12 +47,12 @@ class LocalFolder {
 
    private:
     friend class LocalFolder;
-    Partial(int fd, std::string temp_path, std::string final_path);
+    Partial(int fd, std::string temp_path, std::string final_path, Sha256 digest);
 
     int fd_;
     std::string temp_path_;
     std::string final_path_;
-    EVP_MD_CTX* digest_;
+    Sha256 digest_;
     int64_t size_ = 0;
     int64_t flushed_ = 0;  // bytes whose writeback was started (sync_file_range)
     bool committed_ = false;

@@ -1,10 +1,7 @@
 #include "ops/file_ops.hpp"
 
-#include <openssl/rand.h>
-
-#include <stdexcept>
-
 #include "housekeeping/file_purge.hpp"
+#include "opbase/crypto.hpp"
 #include "opbase/hex.hpp"
 #include "opbase/iso_time.hpp"
 #include "opbase/store_access.hpp"
@@ -12,7 +9,6 @@
 #include "requests/file_changes.hpp"
 #include "requests/file_fields.hpp"
 #include "requests/upload_request.hpp"
-#include "s3/sigv4.hpp"
 #include "urls/signed_url.hpp"
 
 namespace opbase::file {
@@ -21,14 +17,6 @@ namespace {
 using nlohmann::json;
 
 constexpr size_t kMaxReason = 1024;
-
-std::string random_hex(size_t bytes) {
-  std::string raw(bytes, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), static_cast<int>(bytes)) != 1) {
-    throw std::runtime_error("no random bytes");
-  }
-  return hex_encode(raw);
-}
 
 // The same answer for a file that does not exist and one the caller may not reach, so keys
 // cannot be probed.

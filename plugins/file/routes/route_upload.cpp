@@ -9,16 +9,14 @@
 //      record notes what is stored and drops the nonce, which ends the URL's one use.
 // A failure in 2 or 3 puts the nonce back, so the client may send again with the same URL until
 // it expires; a crash leaves the mark, and the pending record is purged in time.
-#include <openssl/crypto.h>
-
 #include <memory>
 #include <string>
 
+#include "opbase/crypto.hpp"
 #include "opbase/store_access.hpp"
 #include "requests/file_fields.hpp"
 #include "routes/file_route.hpp"
 #include "routes/route_answers.hpp"
-#include "s3/sigv4.hpp"
 
 namespace opbase::file {
 namespace {
@@ -27,10 +25,6 @@ using nlohmann::json;
 
 constexpr size_t kPiece = 1024 * 1024;
 constexpr std::string_view kBusy = "busy:";
-
-bool same_digest(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
-}
 
 // Whether the request's Content-Type is the presigned one, compared as the ops keep types:
 // lowercase but for parameter values.
@@ -46,11 +40,11 @@ Status check_nonce(const json& record, std::string_view nonce_digest) {
     return url_refused("this upload URL was used already", "used");
   }
   const std::string kept = record.value("upload_nonce", "");
-  if (kept.starts_with(kBusy) && same_digest(kept.substr(kBusy.size()), nonce_digest)) {
+  if (kept.starts_with(kBusy) && constant_time_equal(kept.substr(kBusy.size()), nonce_digest)) {
     return Status(code::kValidationError, "an upload with this URL is in progress",
                   {{"reason", "in_progress"}});
   }
-  if (!same_digest(kept, nonce_digest))
+  if (!constant_time_equal(kept, nonce_digest))
     return url_refused("this upload URL was used already", "used");
   return Status::ok();
 }

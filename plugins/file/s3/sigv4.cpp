@@ -3,18 +3,15 @@
 // request, string to sign, signing key, signature.
 #include "s3/sigv4.hpp"
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdio>
 #include <ctime>
 #include <initializer_list>
-#include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "opbase/crypto.hpp"
 #include "opbase/hex.hpp"
 
 namespace opbase::file {
@@ -53,25 +50,6 @@ bool is_hex_digit(char c) {
   return is_digit(c) || (ascii_lower(c) >= 'a' && ascii_lower(c) <= 'f');
 }
 bool is_control(char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; }
-
-// ---- OpenSSL ----------------------------------------------------------------------------------
-
-// OpenSSL reads a null pointer otherwise than an empty buffer (HMAC() takes it for "keep the
-// previous key"), so empty text still gets a pointer.
-const unsigned char* bytes_of(std::string_view text) {
-  static constexpr char kEmpty[1] = {};
-  return reinterpret_cast<const unsigned char*>(text.empty() ? kEmpty : text.data());
-}
-
-std::string hmac_sha256(std::string_view key, std::string_view text) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
-  unsigned int length = 0;
-  if (HMAC(EVP_sha256(), bytes_of(key), static_cast<int>(key.size()), bytes_of(text), text.size(),
-           mac.data(), &length) == nullptr) {
-    throw std::runtime_error("HMAC-SHA256 failed");
-  }
-  return std::string(reinterpret_cast<const char*>(mac.data()), length);
-}
 
 // ---- Inputs shared by both ways of signing ----------------------------------------------------
 
@@ -418,16 +396,6 @@ std::string authorization(const S3Credentials& credentials, std::string_view amz
 }
 
 }  // namespace
-
-std::string sha256_hex(std::string_view bytes) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int length = 0;
-  if (EVP_Digest(bytes_of(bytes), bytes.size(), digest.data(), &length, EVP_sha256(), nullptr) !=
-      1) {
-    throw std::runtime_error("SHA-256 failed");
-  }
-  return hex_encode(std::string_view(reinterpret_cast<const char*>(digest.data()), length));
-}
 
 Result<PresignedUrl> presign_url(const S3Credentials& credentials, const S3Location& location,
                                  const UrlToPresign& request) {

@@ -104,7 +104,7 @@ struct RequestToSign {
   // Header fields to sign and send besides host, x-amz-date and x-amz-content-sha256, which
   // are added here: {"range", "bytes=0-9"}, {"content-type", "text/plain"}.
   NameValues headers{};
-  // Lowercase hex SHA-256 of the body (sha256_hex), or kUnsignedPayload.
+  // Lowercase hex SHA-256 of the body (opbase/crypto.hpp's sha256_hex), or kUnsignedPayload.
   std::string payload_sha256 = std::string(kEmptyPayloadSha256);
   int64_t now_unix_s = 0;
 };
@@ -127,9 +127,5 @@ struct SignedRequest {
 // std::runtime_error only when OpenSSL fails.
 Result<SignedRequest> sign_request(const S3Credentials& credentials, const S3Location& location,
                                    const RequestToSign& request);
-
-// Lowercase hex SHA-256 of `bytes`: a body's x-amz-content-sha256. Throws std::runtime_error
-// when OpenSSL fails.
-std::string sha256_hex(std::string_view bytes);
 
 }  // namespace opbase::file

@@ -1,14 +1,9 @@
 #include "urls/signed_url.hpp"
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-
-#include <array>
 #include <charconv>
-#include <stdexcept>
 
 #include "opbase/base64.hpp"
+#include "opbase/crypto.hpp"
 
 namespace opbase::file {
 
@@ -44,16 +39,7 @@ std::string signed_text(const UrlGrant& grant) {
 }
 
 std::string signature_of(const UrlGrant& grant, std::string_view secret) {
-  const std::string text = signed_text(grant);
-  std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
-  unsigned int length = 0;
-  static const char kEmpty = 0;  // HMAC() reads a null key as "keep the previous one"
-  if (HMAC(EVP_sha256(), secret.empty() ? &kEmpty : secret.data(), static_cast<int>(secret.size()),
-           reinterpret_cast<const unsigned char*>(text.data()), text.size(), mac.data(),
-           &length) == nullptr) {
-    throw std::runtime_error("HMAC-SHA256 failed");
-  }
-  return base64url_encode(std::string_view(reinterpret_cast<const char*>(mac.data()), length));
+  return base64url_encode(hmac_sha256(secret, signed_text(grant)));
 }
 
 Status malformed(std::string message, std::string_view reason) {
@@ -156,7 +142,7 @@ Result<FileTarget> read_file_target(std::string_view method, std::string_view ta
 bool signature_holds(const FileTarget& target, std::string_view secret) {
   if (!target.claimed || target.signature.size() != kSignatureLength) return false;
   const std::string expected = signature_of(*target.claimed, secret);
-  return CRYPTO_memcmp(expected.data(), target.signature.data(), kSignatureLength) == 0;
+  return constant_time_equal(expected, target.signature);
 }
 
 }  // namespace opbase::file
