@@ -4,9 +4,9 @@
 #include <chrono>
 #include <random>
 
+#include "opbase/crypto.hpp"
 #include "opbase/host_services.hpp"
 #include "opbase/thread_name.hpp"
-#include "random_id.hpp"
 #include "webhook_signature.hpp"
 #include "webhook_target.hpp"
 
@@ -16,8 +16,9 @@ namespace {
 using nlohmann::json;
 
 // Who holds a lease: different for every daemon start.
-std::string new_owner() { return random_id("whd_", 8); }
+std::string new_owner() { return "whd_" + random_hex(8); }
 
+// The retry delay's jitter: it need only spread retries apart, not be unpredictable.
 double unit_random() {
   thread_local std::mt19937_64 rng{std::random_device{}()};
   return std::uniform_real_distribution<double>(0.0, 1.0)(rng);

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "opbase/crypto.hpp"
 #include "opbase/iso_time.hpp"
-#include "random_id.hpp"
 #include "webhook_signature.hpp"
 
 namespace opbase::webhooks {
@@ -144,7 +144,7 @@ Result<std::optional<json>> Endpoints::get(std::string_view project, std::string
 }
 
 Result<json> Endpoints::create(std::string_view project, json fields, int64_t now_ms) const {
-  fields.update({{"_key", random_id("whep_", 12)},
+  fields.update({{"_key", "whep_" + random_hex(12)},
                  {"_userkey", nullptr},
                  {"_created_at", iso_time(now_ms)},
                  {"created_ms", now_ms},

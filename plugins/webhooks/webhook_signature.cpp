@@ -1,32 +1,9 @@
 #include "webhook_signature.hpp"
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/rand.h>
-
-#include <array>
-#include <stdexcept>
-
 #include "opbase/base64.hpp"
+#include "opbase/crypto.hpp"
 
 namespace opbase::webhooks {
-namespace {
-
-std::string hmac_sha256(std::string_view key, std::string_view text) {
-  std::array<unsigned char, EVP_MAX_MD_SIZE> mac{};
-  unsigned int length = 0;
-  // An empty key must still be a pointer: HMAC() reads a null key as "keep the previous one".
-  static constexpr char kEmpty[1] = {};
-  if (HMAC(EVP_sha256(), key.empty() ? kEmpty : key.data(), static_cast<int>(key.size()),
-           reinterpret_cast<const unsigned char*>(text.data()), text.size(), mac.data(),
-           &length) == nullptr) {
-    throw std::runtime_error("HMAC-SHA256 failed");
-  }
-  return std::string(reinterpret_cast<const char*>(mac.data()), length);
-}
-
-}  // namespace
-
 std::optional<std::string> secret_key_bytes(std::string_view secret) {
   if (secret.substr(0, kSecretPrefix.size()) != kSecretPrefix) return std::nullopt;
   auto key = base64_decode(secret.substr(kSecretPrefix.size()));
@@ -35,11 +12,7 @@ std::optional<std::string> secret_key_bytes(std::string_view secret) {
 }
 
 std::string new_secret() {
-  std::string key(kNewKeyBytes, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(key.data()), static_cast<int>(key.size())) != 1) {
-    throw std::runtime_error("the random generator failed");
-  }
-  return std::string(kSecretPrefix) + base64_encode(key);
+  return std::string(kSecretPrefix) + base64_encode(random_bytes(kNewKeyBytes));
 }
 
 std::optional<SignatureContent> parse_signature_content(std::string_view name) {
