@@ -1,12 +1,9 @@
 // The rules of user documents (see document_rules.hpp).
 #include "document_rules.hpp"
 
-#include <sys/random.h>
-
-#include <array>
 #include <ctime>
-#include <stdexcept>
 
+#include "opbase/crypto.hpp"
 #include "opbase/field_error.hpp"
 #include "opbase/hex.hpp"
 
@@ -15,31 +12,16 @@ namespace {
 
 using nlohmann::json;
 
-std::array<unsigned char, 16> random_16() {
-  std::array<unsigned char, 16> bytes{};
-  std::size_t filled = 0;
-  while (filled < bytes.size()) {
-    const ssize_t n = getrandom(bytes.data() + filled, bytes.size() - filled, 0);
-    if (n < 0) throw std::runtime_error("getrandom failed");
-    filled += static_cast<std::size_t>(n);
-  }
-  return bytes;
-}
-
-std::string hex(const std::array<unsigned char, 16>& bytes) {
-  return hex_encode(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-}
-
 }  // namespace
 
 std::string new_key() {
-  auto bytes = random_16();
-  bytes[6] = static_cast<unsigned char>((bytes[6] & 0x0F) | 0x40);  // version 4
-  bytes[8] = static_cast<unsigned char>((bytes[8] & 0x3F) | 0x80);  // RFC 4122 variant
-  return hex(bytes);
+  std::string bytes = random_bytes(16);
+  bytes[6] = static_cast<char>((bytes[6] & 0x0F) | 0x40);  // version 4
+  bytes[8] = static_cast<char>((bytes[8] & 0x3F) | 0x80);  // RFC 4122 variant
+  return hex_encode(bytes);
 }
 
-std::string new_ref() { return hex(random_16()); }
+std::string new_ref() { return random_hex(16); }
 
 bool user_field_name(std::string_view name) {
   return !name.empty() && name.front() != '_' && name.front() != '$';

@@ -18,6 +18,7 @@ std::chrono::milliseconds backoff_delay(int retry, std::chrono::milliseconds bas
   return full / 2 + std::chrono::milliseconds(static_cast<int64_t>(jitter));
 }
 
+// Jitter need only spread retries apart, not be unpredictable: <random>, not the CSPRNG.
 double jitter_draw() {
   thread_local std::mt19937_64 generator{std::random_device{}()};
   return std::uniform_real_distribution<double>(0.0, 1.0)(generator);

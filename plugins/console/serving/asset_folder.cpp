@@ -1,12 +1,11 @@
 // The console page's files in memory (see asset_folder.hpp).
 #include "serving/asset_folder.hpp"
 
-#include <openssl/sha.h>
-
 #include <fstream>
 #include <iterator>
 #include <optional>
 
+#include "opbase/crypto.hpp"
 #include "opbase/hex.hpp"
 
 namespace opbase::console {
@@ -31,9 +30,7 @@ std::optional<std::string> content_type_of(const std::filesystem::path& file) {
 }
 
 std::string etag_of(const std::string& bytes) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest);
-  return "\"" + hex_encode(std::string_view(reinterpret_cast<const char*>(digest), 16)) + "\"";
+  return "\"" + hex_encode(sha256(bytes).substr(0, 16)) + "\"";
 }
 
 Status refused(const std::filesystem::path& folder, const std::string& why) {

@@ -1,9 +1,6 @@
 #include "records/record_document.hpp"
 
-#include <openssl/rand.h>
-
-#include <stdexcept>
-
+#include "opbase/crypto.hpp"
 #include "opbase/hex.hpp"
 #include "opbase/iso_time.hpp"
 #include "vectors/vector_value.hpp"
@@ -12,11 +9,7 @@ namespace opbase::vdb {
 
 using nlohmann::json;
 
-std::string new_record_key(int64_t now_ms) {
-  unsigned char random[10];
-  if (RAND_bytes(random, sizeof random) != 1) throw std::runtime_error("no random bytes");
-  return time_hex(now_ms) + hex_encode({reinterpret_cast<const char*>(random), sizeof random});
-}
+std::string new_record_key(int64_t now_ms) { return time_hex(now_ms) + random_hex(10); }
 
 json stored_record(const NewRecord& record) {
   const std::string now = iso_time(record.now_ms);
