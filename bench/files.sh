@@ -46,167 +46,59 @@
 #                                 needs twice BENCH_FILES_SIZE free, on the disk to measure)
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BENCH_DIR="$ROOT/bench"
+BENCH_NAME=bench-files
+# shellcheck source=lib/bench.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/bench.sh"
 
 SIZE="${BENCH_FILES_SIZE:-1073741824}"
 ROUNDS="${BENCH_FILES_ROUNDS:-3}"
 CONNECTIONS="${BENCH_FILES_CONNECTIONS:-16}"
 TRANSFER_TIMEOUT_S="${BENCH_FILES_TRANSFER_TIMEOUT_S:-300}"
-DURATION="${BENCH_DURATION:-10s}"
-WARMUP="${BENCH_WARMUP:-2s}"
-BUILD_DIR="${BENCH_BUILD_DIR:-$ROOT/build-bench}"
-case "$BUILD_DIR" in /*) ;; *) BUILD_DIR="$ROOT/$BUILD_DIR" ;; esac
-CORES="$(nproc)"
-MAX_WRK_THREADS="${BENCH_WRK_THREADS:-$((CORES < 2 ? CORES : 2))}"
-BUILD_TIMEOUT_S=1800
-START_TIMEOUT_S=30
-SETUP_TIMEOUT_S=300
-STOP_TIMEOUT_S=30
 API_TIMEOUT_S=60
 TARGET_RATIO=0.5           # transfers against the loopback copy, presign and get against /healthz
 TARGET_RSS_MIB=32          # the daemon's peak RSS growth during a transfer
 
-die() { echo "bench-files: $*" >&2; exit 1; }
-say() { echo "bench-files: $*" >&2; }
-
-to_seconds() {
-  local v="$1"
-  case "$v" in
-    *h) echo $((${v%h} * 3600)) ;;
-    *m) echo $((${v%m} * 60)) ;;
-    *s) echo "${v%s}" ;;
-    *) echo "$v" ;;
-  esac
-}
-for v in SIZE ROUNDS CONNECTIONS TRANSFER_TIMEOUT_S; do
-  [[ "${!v}" =~ ^[0-9]+$ && "${!v}" -gt 0 ]] || die "$v must be a positive number, not '${!v}'"
-done
-DURATION_S="$(to_seconds "$DURATION")"
-WARMUP_S="$(to_seconds "$WARMUP")"
-[[ "$DURATION_S" =~ ^[0-9]+$ && "$DURATION_S" -gt 0 ]] || die "BENCH_DURATION '$DURATION' is not <n>[s|m|h]"
-[[ "$WARMUP_S" =~ ^[0-9]+$ ]] || die "BENCH_WARMUP '$WARMUP' is not <n>[s|m|h]"
-for tool in wrk curl python3 cmake sha256sum dd; do
-  command -v "$tool" >/dev/null || die "$tool is not installed (run packaging/deps.sh)"
-done
+require_positive SIZE ROUNDS CONNECTIONS TRANSFER_TIMEOUT_S
+bench_durations 10s 2s
+require_tools wrk curl python3 cmake sha256sum dd
 
 # ---- build ----------------------------------------------------------------------------------
 # The Release tree of bench/run.sh; only what this benchmark starts.
-if [[ "${BENCH_SKIP_BUILD:-0}" != "1" ]]; then
-  generator=()
-  if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]] && command -v ninja >/dev/null; then generator=(-G Ninja); fi
-  mkdir -p "$BUILD_DIR"
-  build_log="$BUILD_DIR/bench-files-build.log"
-  say "building Release in $BUILD_DIR (log: $build_log)"
-  { timeout "$BUILD_TIMEOUT_S" cmake -S "$ROOT" -B "$BUILD_DIR" "${generator[@]}" \
-      -DCMAKE_BUILD_TYPE=Release -DOPBASE_BUILD_TESTS=OFF -DOPBASE_BUILD_EXAMPLES=ON \
-      -DOPBASE_BUILD_TEST_PLUGINS=OFF &&
-    timeout "$BUILD_TIMEOUT_S" cmake --build "$BUILD_DIR" --parallel "$CORES" --target opbase auth file; } \
-    >"$build_log" 2>&1 || { tail -n 30 "$build_log" >&2; die "the Release build failed (see $build_log)"; }
-fi
-DAEMON="$BUILD_DIR/host/opbase"
-[[ -x "$DAEMON" ]] || die "no daemon at $DAEMON (build failed, or BENCH_SKIP_BUILD=1 on an empty dir)"
-for p in auth file; do
-  [[ -f "$BUILD_DIR/plugins-out/$p.so" ]] || die "plugin $p was not built ($BUILD_DIR/plugins-out/$p.so)"
-done
-
-OUT="${BENCH_OUT:-$BUILD_DIR/bench-results/files-$(date +%Y%m%d-%H%M%S)}"
-mkdir -p "$OUT"
-export BENCH_STATE_DIR="$OUT/state"
-mkdir -p "$BENCH_STATE_DIR"
+bench_build opbase auth file
+bench_require_daemon auth file
+bench_out files-
 SUMMARY="$OUT/summary.tsv"
 
 # ---- the throw-away folder: the store, the file, the baseline server ------------------------
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/opbase-bench-files.XXXXXX")"
+bench_temp_dir opbase-bench-files
+WORK="$BENCH_TEMP"
 STORAGE="$WORK/store"
 PAYLOAD="$WORK/payload.bin"
 mkdir -p "$STORAGE"
-DAEMON_PID=""
-SERVER_PID=""
-WRK_PID=""
-stop_pid() {  # stop_pid <pid>: TERM, a bounded wait, then KILL
-  local pid="$1"
-  [[ -n "$pid" ]] || return 0
-  if kill -0 "$pid" 2>/dev/null; then
-    kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq $((STOP_TIMEOUT_S * 10))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  wait "$pid" 2>/dev/null || true
-}
-cleanup() {
-  local rc=$?
-  stop_pid "$WRK_PID"
-  stop_pid "$SERVER_PID"
-  stop_pid "$DAEMON_PID"
-  rm -rf "$WORK"
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 AVAILABLE="$(df -P -B1 "$WORK" | awk 'NR == 2 { print $4 }')"
 ((AVAILABLE > 2 * SIZE + 268435456)) ||
   die "$WORK has $AVAILABLE bytes free; the file, its stored copy and the dd test need $((2 * SIZE + 268435456))"
 FS_TYPE="$(df -P -T "$WORK" | awk 'NR == 2 { print $2 " on " $1 }')"
 
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
-load1() { cut -d' ' -f1 /proc/loadavg; }
 BENCH_STARTED="$(now)"
-LOAD_AT_START="$(cut -d' ' -f1-3 /proc/loadavg)"
+LOAD_AT_START="$(load_average)"
 say "the file: $SIZE bytes; $ROUNDS rounds; store $WORK ($FS_TYPE); results in $OUT"
-say "machine: $CORES cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo); load average $LOAD_AT_START"
+say "machine: $(machine_summary); load average $LOAD_AT_START"
 
 # ---- the daemon -----------------------------------------------------------------------------
-BENCH_ENDPOINT_KEY="bench_$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
-BENCH_API_KEY="ak_$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-export BENCH_ENDPOINT_KEY BENCH_API_KEY
-export BENCH_LIB="$BENCH_DIR/lib/bench.lua"
-
-DAEMON_ARGS=(
-  --set server.host=127.0.0.1
-  --set server.port=0
-  --set "storage.path=$STORAGE"
-  --set projects.generate_default=false
-  --set "projects.bench.endpoint_key=$BENCH_ENDPOINT_KEY"
-  --set "projects.bench.api_key=$BENCH_API_KEY"
-  --set "plugins.dir=$BUILD_DIR/plugins-out"
-  --set plugins.enabled=auth,file
-  --set log.level=warning
-  --set server.drain_timeout_s=2
-  --set auth.rate.signup_per_address=off
-  --set auth.id_token_ttl_s=86400
-)
+bench_keys
+bench_daemon_args "$STORAGE" auth,file
 # The scenarios' own settings ("-- set:" header lines, as bench/run.sh reads them): quotas out
 # of reach of the presign run, which also leave room for the big file.
 for s in file_presign file_get; do
   while IFS= read -r kv; do
     [[ -n "$kv" ]] && DAEMON_ARGS+=(--set "$kv")
-  done < <(sed -n 's/^--[[:space:]]*set:[[:space:]]*//p' "$BENCH_DIR/scenarios/$s.lua")
+  done < <(scenario_header "$s" set)
 done
 ((SIZE > 5368709120)) && DAEMON_ARGS+=(--set "files.max_size=$SIZE")  # over the 5 GiB default
 for kv in ${BENCH_SET:-}; do DAEMON_ARGS+=(--set "$kv"); done
-
-UNSET_OPBASE=()
-while IFS= read -r name; do UNSET_OPBASE+=(-u "$name"); done < <(compgen -e | grep '^OPBASE_' || true)
-: >"$OUT/daemon.out"
-: >"$OUT/daemon.err"
-env "${UNSET_OPBASE[@]}" "$DAEMON" --config /dev/null "${DAEMON_ARGS[@]}" \
-  >"$OUT/daemon.out" 2>"$OUT/daemon.err" &
-DAEMON_PID=$!
-URL=""
-deadline=$(($(date +%s) + START_TIMEOUT_S))
-while (($(date +%s) < deadline)); do
-  URL="$(sed -n 's/^listening on \(http:\/\/[^ ]*\)$/\1/p' "$OUT/daemon.out" | head -n1)"
-  [[ -n "$URL" ]] && break
-  kill -0 "$DAEMON_PID" 2>/dev/null || { cat "$OUT/daemon.err" >&2; die "the daemon exited at start"; }
-  sleep 0.05
-done
-[[ -n "$URL" ]] || { cat "$OUT/daemon.err" >&2; die "no 'listening on' line within ${START_TIMEOUT_S}s"; }
-[[ "$URL" == http://127.0.0.1:* ]] || die "the daemon listens on $URL, not 127.0.0.1"
-export BENCH_URL="$URL"
+bench_start_daemon daemon "$START_TIMEOUT_S" || die "the daemon did not start"
 API="$URL/api/$BENCH_ENDPOINT_KEY"
 say "daemon pid $DAEMON_PID at $URL (logs: $OUT/daemon.*)"
 
@@ -273,7 +165,7 @@ PY
 # else /dev/urandom (5 s a GiB).
 say "making the file ($SIZE random bytes)"
 if command -v openssl >/dev/null; then
-  openssl enc -aes-128-ctr -nosalt -K "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')" \
+  openssl enc -aes-128-ctr -nosalt -K "$(random_hex 16)" \
     -iv 00000000000000000000000000000000 </dev/zero 2>/dev/null | head -c "$SIZE" >"$PAYLOAD" || true
 else
   head -c "$SIZE" /dev/urandom >"$PAYLOAD"
@@ -295,6 +187,7 @@ say "SHA-256 (${SHA_CMD[0]}): ${SHA_S}s"
 SERVER_PORT_FILE="$WORK/loopback.port"
 python3 "$WORK/loopback.py" "$PAYLOAD" "$SERVER_PORT_FILE" >"$OUT/loopback.log" 2>&1 &
 SERVER_PID=$!
+bench_helper "$SERVER_PID"
 deadline=$(($(date +%s) + START_TIMEOUT_S))
 while [[ ! -s "$SERVER_PORT_FILE" ]] && (($(date +%s) < deadline)); do
   kill -0 "$SERVER_PID" 2>/dev/null || { cat "$OUT/loopback.log" >&2; die "the baseline server exited at start"; }
@@ -305,9 +198,6 @@ BASELINE_URL="http://127.0.0.1:$(cat "$SERVER_PORT_FILE")/payload.bin"
 say "baseline server pid $SERVER_PID at $BASELINE_URL"
 
 # ---- helpers --------------------------------------------------------------------------------
-CLK_TCK="$(getconf CLK_TCK)"
-daemon_cpu_ticks() { sed 's/^.*) //' "/proc/$DAEMON_PID/stat" | awk '{ print $12 + $13 }'; }
-status_kb() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/$DAEMON_PID/status"; }
 # Before a transfer: the RSS the peak is measured from. The kernel resets VmHWM to the current
 # RSS on "5" written to clear_refs (Linux 4.0+); where that is refused, the growth is over the
 # VmHWM before, which can hide growth below an earlier peak (the table says which).
@@ -315,18 +205,13 @@ HWM_RESET=0
 { echo 5 >"/proc/$DAEMON_PID/clear_refs"; } 2>/dev/null && HWM_RESET=1
 rss_base_kb() {
   if ((HWM_RESET)) && { echo 5 >"/proc/$DAEMON_PID/clear_refs"; } 2>/dev/null; then
-    status_kb VmRSS
+    daemon_status_kb VmRSS
   else
-    status_kb VmHWM
+    daemon_status_kb VmHWM
   fi
 }
-growth_mib() { awk -v a="$(status_kb VmHWM)" -v b="$1" 'BEGIN { printf "%.1f", (a - b) / 1024 }'; }
+growth_mib() { awk -v a="$(daemon_status_kb VmHWM)" -v b="$1" 'BEGIN { printf "%.1f", (a - b) / 1024 }'; }
 
-field() {  # field <key> <"k=v k=v ...">
-  local k="$1" w
-  for w in $2; do [[ "$w" == "$k="* ]] && { echo "${w#*=}"; return; }; done
-  echo ""
-}
 # json_get <path...>: a value of the JSON on stdin ("" when missing); "headers" prints the
 # object as curl -H arguments, one a line.
 json_get() {
@@ -367,10 +252,7 @@ get() {
 word() { echo "$2" | awk -v n="$1" '{ print $n }'; }
 
 # ---- the user and the scenarios' set-up -----------------------------------------------------
-for s in file_presign file_get; do
-  timeout "$SETUP_TIMEOUT_S" bash "$BENCH_DIR/scenarios/$s.setup.sh" >"$OUT/setup-$s.log" 2>&1 ||
-    { cat "$OUT/setup-$s.log" >&2; die "the set-up of $s failed"; }
-done
+for s in file_presign file_get; do run_setup_hook "$s"; done
 TOKEN="$(cat "$BENCH_STATE_DIR/token-u0")"
 
 # ---- transfers ------------------------------------------------------------------------------
@@ -408,7 +290,7 @@ for round in $(seq "$ROUNDS"); do
   base="$(rss_base_kb)"
   cpu="$(daemon_cpu_ticks)"
   put "$upload_url" "$OUT/daemon-put.json" "${ticket_headers[@]}"
-  cpu_s="$(awk -v t=$(($(daemon_cpu_ticks) - cpu)) -v hz="$CLK_TCK" 'BEGIN { printf "%.2f", t / hz }')"
+  cpu_s="$(cpu_seconds_since "$cpu")"
   growth="$(growth_mib "$base")"
   stored_sha="$(json_get data sha256 <"$OUT/daemon-put.json" 2>/dev/null || true)"
   [[ "$(word 3 "$PUT_LINE")" == 200 && "$stored_sha" == "$SHA256" ]] ||
@@ -433,7 +315,7 @@ for round in $(seq "$ROUNDS"); do
   base="$(rss_base_kb)"
   cpu="$(daemon_cpu_ticks)"
   get "$download_url"
-  cpu_s="$(awk -v t=$(($(daemon_cpu_ticks) - cpu)) -v hz="$CLK_TCK" 'BEGIN { printf "%.2f", t / hz }')"
+  cpu_s="$(cpu_seconds_since "$cpu")"
   growth="$(growth_mib "$base")"
   [[ "$(word 3 "$GET_LINE")" == 200 && "$(word 4 "$GET_LINE")" == "$SIZE" ]] ||
     FAILURES+=("round $round: the download answered $GET_LINE")
@@ -451,46 +333,6 @@ for round in $(seq "$ROUNDS"); do
 done
 
 # ---- presign and get with wrk ---------------------------------------------------------------
-wrk_threads() { local c="$1" t="$MAX_WRK_THREADS"; ((c < t)) && t="$c"; echo "$t"; }
-# run_wrk <scenario> <connections> <duration> <log> [VAR=value...]: as bench/run.sh's; sets
-# RESULT to the scenario's RESULT fields plus cpu_us (the daemon's CPU per answered request).
-run_wrk() {
-  local s="$1" c="$2" d="$3" log="$4"; shift 4
-  local limit=$(($(to_seconds "$d") + 20)) before after rc=0
-  RESULT=""
-  before="$(daemon_cpu_ticks)"
-  env "$@" BENCH_WRK_CONNECTIONS="$c" BENCH_WRK_THREADS="$(wrk_threads "$c")" \
-    timeout -k 5 "$limit" wrk -t"$(wrk_threads "$c")" -c"$c" -d"$d" --latency \
-    -s "$BENCH_DIR/scenarios/$s.lua" "$URL" >"$log" 2>&1 &
-  WRK_PID=$!
-  wait "$WRK_PID" || rc=$?
-  WRK_PID=""
-  after="$(daemon_cpu_ticks)"
-  RESULT="$(sed -n 's/^RESULT //p' "$log" | head -n1)"
-  if ((rc != 0)) || [[ -z "$RESULT" ]]; then
-    say "wrk failed for $s at $c connections (exit $rc, see $log)"
-    RESULT=""
-    return 1
-  fi
-  RESULT+=" cpu_us=$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="$(field requests "$RESULT")" \
-    'BEGIN { if (n > 0) printf "%.1f", t * 1e6 / hz / n; else print "-" }')"
-}
-# measure <scenario> <connections> <tag>: the checked warm-up, then the measured run; sets
-# RESULT ("" when the warm-up saw a wrong answer or wrk failed).
-measure() {
-  local s="$1" c="$2" tag="$3"
-  if ((WARMUP_S > 0)); then
-    run_wrk "$s" "$c" "$WARMUP" "$OUT/$tag-warmup.log" BENCH_VALIDATE=1 || return 0
-    if [[ "$(field wrong "$RESULT")" != 0 || "$(field checked "$RESULT")" == 0 ]]; then
-      say "$s at $c connections answered wrongly in the warm-up: $(sed -n 's/^FIRST_WRONG //p' "$OUT/$tag-warmup.log")"
-      RESULT=""
-      return 0
-    fi
-  fi
-  run_wrk "$s" "$c" "$DURATION" "$OUT/$tag.log" || true
-  [[ -n "$RESULT" ]] && say "$s c=$c: $RESULT"
-  return 0
-}
 CEIL_LOAD="$(load1)"
 measure healthz "$CONNECTIONS" "healthz-c$CONNECTIONS"
 CEIL="$(field rps "$RESULT")"
@@ -506,24 +348,18 @@ GETOP="$RESULT"
 # ---- the table ------------------------------------------------------------------------------
 # median <direction> <path> <column>: over the rounds, from transfers.tsv
 median() {
-  awk -F'\t' -v d="$1" -v p="$2" -v c="$3" '
+  awk -F'\t' -v d="$1" -v p="$2" -v c="$3" "$BENCH_AWK_MEDIAN"'
     NR > 1 && $2 == d && $3 == p && $c != "-" { n++; v[n] = $c }
-    END {
-      if (n == 0) { print ""; exit }
-      for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-      print (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2)
-    }' "$TSV"
+    END { if (n == 0) print ""; else print median(v, n) }' "$TSV"
 }
 # ratio_median <direction> [path]: the median over the rounds of the daemon's speed over the
 # baseline's (or the path's) in the same round
 ratio_median() {
-  awk -F'\t' -v d="$1" -v p="${2:-baseline}" '
+  awk -F'\t' -v d="$1" -v p="${2:-baseline}" "$BENCH_AWK_MEDIAN"'
     NR > 1 && $2 == d && $5 != "-" { s[$1, $3] = $5; r[$1] = 1 }
     END {
       for (k in r) if (s[k, p] > 0 && s[k, "daemon"] != "") { n++; v[n] = s[k, "daemon"] / s[k, p] }
-      if (n == 0) { print ""; exit }
-      for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-      printf "%.3f\n", (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2)
+      if (n == 0) print ""; else printf "%.3f\n", median(v, n)
     }' "$TSV"
 }
 max_of() {  # max_of <direction> <column>: the largest over the daemon's rounds
@@ -574,7 +410,7 @@ row "  /healthz, $CONNECTIONS connections (the ceiling)" "$(awk -v v="$CEIL" 'BE
 
 echo
 echo "files: $GIB through the local backend, $ROUNDS rounds (medians); $(date '+%Y-%m-%d %H:%M'); $CORES cores; store on $FS_TYPE"
-echo "load average at the start $LOAD_AT_START, at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average at the start $LOAD_AT_START, at the end $(load_average)"
 awk -F'\t' '
   NR == 1 { printf "%-86s %-58s %-24s %6s %-12s %-4s %5s\n", "figure", "value", "baseline / ceiling", "ratio", "target", "met", "load"; next }
   { printf "%-86s %-58s %-24s %6s %-12s %-4s %5s\n", $1, $2, $3, $4, $5, $6, $7 }' "$SUMMARY"

@@ -26,47 +26,22 @@
 #                             (default <build dir>/bench-results/<time>)
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BENCH_DIR="$ROOT/bench"
+BENCH_NAME=bench
+# shellcheck source=lib/bench.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/bench.sh"
+STOP_TIMEOUT_S=10      # server.drain_timeout_s=2: the daemon is gone well within it
 
-DURATION="${BENCH_DURATION:-10s}"
-WARMUP="${BENCH_WARMUP:-2s}"
+bench_durations 10s 2s
 CONNECTIONS="${BENCH_CONNECTIONS:-1 16 64}"
 ROUNDS="${BENCH_ROUNDS:-1}"
 CEILING="${BENCH_CEILING:-healthz}"
 TARGET_RATIO="${BENCH_TARGET_RATIO:-0.8}"
-BUILD_DIR="${BENCH_BUILD_DIR:-$ROOT/build-bench}"
-case "$BUILD_DIR" in /*) ;; *) BUILD_DIR="$ROOT/$BUILD_DIR" ;; esac
-CORES="$(nproc)"
-MAX_WRK_THREADS="${BENCH_WRK_THREADS:-$((CORES < 2 ? CORES : 2))}"
-BUILD_TIMEOUT_S=1800   # a cold Release build on two busy cores takes minutes, never half an hour
-START_TIMEOUT_S=30     # the daemon prints its URL well under a second after exec
-SETUP_TIMEOUT_S=300    # a scenario's optional setup hook (seeding data, say)
-
-die() { echo "bench: $*" >&2; exit 1; }
-
-# wrk durations are "<n>[s|m|h]"; the time limits below need seconds.
-to_seconds() {
-  local v="$1"
-  case "$v" in
-    *h) echo $((${v%h} * 3600)) ;;
-    *m) echo $((${v%m} * 60)) ;;
-    *s) echo "${v%s}" ;;
-    *) echo "$v" ;;
-  esac
-}
-DURATION_S="$(to_seconds "$DURATION")"
-WARMUP_S="$(to_seconds "$WARMUP")"
-[[ "$DURATION_S" =~ ^[0-9]+$ && "$DURATION_S" -gt 0 ]] || die "BENCH_DURATION '$DURATION' is not <n>[s|m|h]"
-[[ "$WARMUP_S" =~ ^[0-9]+$ ]] || die "BENCH_WARMUP '$WARMUP' is not <n>[s|m|h]"
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive number"
 
 command -v wrk >/dev/null || die "wrk is not installed (Debian: apt-get install wrk)"
-DAEMON_PIN=()
-WRK_PIN=()
 [[ -n "${BENCH_DAEMON_CPUS:-}" ]] && DAEMON_PIN=(taskset -c "$BENCH_DAEMON_CPUS")
 [[ -n "${BENCH_WRK_CPUS:-}" ]] && WRK_PIN=(taskset -c "$BENCH_WRK_CPUS")
-command -v cmake >/dev/null || die "cmake is not installed (run packaging/deps.sh)"
+require_tools cmake
 
 # ---- scenarios ------------------------------------------------------------------------------
 # bench/scenarios.txt gives the scenarios and their order. BENCH_SCENARIOS replaces it for one
@@ -89,14 +64,10 @@ done
 # A scenario's header says what the daemon needs: "-- plugins: a, b" and "-- set: key=value"
 # lines. One daemon serves every scenario, so these are merged; two scenarios setting one key
 # differently is an error rather than a silent winner.
-header_values() {  # header_values <file> <field>: the values of every "-- <field>:" line
-  sed -n "s/^--[[:space:]]*$2:[[:space:]]*//p" "$1"
-}
 PLUGINS=()
 declare -A SETS=()
 for s in "${SCENARIOS[@]}"; do
-  f="$BENCH_DIR/scenarios/$s.lua"
-  for p in $(header_values "$f" plugins | tr ',' ' '); do
+  for p in $(scenario_header "$s" plugins | tr ',' ' '); do
     [[ " ${PLUGINS[*]-} " == *" $p "* ]] || PLUGINS+=("$p")
   done
   while IFS= read -r kv; do
@@ -106,214 +77,63 @@ for s in "${SCENARIOS[@]}"; do
       die "scenarios disagree on daemon setting $k ('${SETS[$k]}' vs '$kv')"
     fi
     SETS[$k]="$kv"
-  done < <(header_values "$f" set)
+  done < <(scenario_header "$s" set)
 done
 PLUGINS_CSV="$(IFS=,; echo "${PLUGINS[*]-}")"
 
 # ---- build ----------------------------------------------------------------------------------
-# Its own build dir: Release flags, no tests (faster), the examples on (echo is the no-op op).
-if [[ "${BENCH_SKIP_BUILD:-0}" != "1" ]]; then
-  generator=()
-  if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]] && command -v ninja >/dev/null; then generator=(-G Ninja); fi
-  mkdir -p "$BUILD_DIR"
-  build_log="$BUILD_DIR/bench-build.log"
-  echo "bench: building Release in $BUILD_DIR (log: $build_log)" >&2
-  if ! { timeout "$BUILD_TIMEOUT_S" cmake -S "$ROOT" -B "$BUILD_DIR" "${generator[@]}" \
-           -DCMAKE_BUILD_TYPE=Release -DOPBASE_BUILD_TESTS=OFF -DOPBASE_BUILD_EXAMPLES=ON \
-           -DOPBASE_BUILD_TEST_PLUGINS=OFF &&
-         timeout "$BUILD_TIMEOUT_S" cmake --build "$BUILD_DIR" --parallel "$CORES"; } >"$build_log" 2>&1; then
-    tail -n 30 "$build_log" >&2
-    die "the Release build failed (see $build_log)"
-  fi
-fi
-DAEMON="$BUILD_DIR/host/opbase"
-[[ -x "$DAEMON" ]] || die "no daemon at $DAEMON (build failed, or BENCH_SKIP_BUILD=1 on an empty dir)"
-# Only shipped plugins: every figure is one users would see (no test-only plugin stands in).
-for p in "${PLUGINS[@]}"; do
-  [[ -f "$BUILD_DIR/plugins-out/$p.so" ]] || die "plugin $p was not built ($BUILD_DIR/plugins-out/$p.so)"
-done
-
-OUT="${BENCH_OUT:-$BUILD_DIR/bench-results/$(date +%Y%m%d-%H%M%S)}"
-mkdir -p "$OUT"
+bench_build
+bench_require_daemon "${PLUGINS[@]}"
+bench_out ""
 
 # ---- daemon ---------------------------------------------------------------------------------
-STORAGE="$(mktemp -d "${TMPDIR:-/tmp}/opbase-bench.XXXXXX")"
-DAEMON_PID=""
-WRK_PID=""
-cleanup() {
-  local rc=$?
-  # A wrk still running (we were interrupted): stop it first, it is talking to the daemon.
-  if [[ -n "$WRK_PID" ]] && kill -0 "$WRK_PID" 2>/dev/null; then
-    kill -TERM "$WRK_PID" 2>/dev/null || true
-    wait "$WRK_PID" 2>/dev/null || true
-  fi
-  # Helpers a set-up hook started (a webhook receiver): each wrote its pid to state/<name>.pid.
-  local pidfile
-  for pidfile in "${BENCH_STATE_DIR:-/nonexistent}"/*.pid; do
-    [[ -f "$pidfile" ]] && kill -TERM "$(cat "$pidfile")" 2>/dev/null || true
-  done
-  if [[ -n "$DAEMON_PID" ]] && kill -0 "$DAEMON_PID" 2>/dev/null; then
-    kill -TERM "$DAEMON_PID" 2>/dev/null || true
-    # server.drain_timeout_s=2 below: it is gone well within 10 s, or it is killed.
-    for _ in $(seq 100); do kill -0 "$DAEMON_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$DAEMON_PID" 2>/dev/null || true
-    wait "$DAEMON_PID" 2>/dev/null || true
-  fi
-  rm -rf "$STORAGE"
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-# Fresh keys each run: nothing to leak, nothing to collide with another run.
-BENCH_ENDPOINT_KEY="bench_$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
-BENCH_API_KEY="ak_$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+bench_temp_dir opbase-bench
+STORAGE="$BENCH_TEMP"
+bench_keys
 # The server admin key, for set-up hooks that call admin ops (webhooks.endpoint.create).
-BENCH_ADMIN_KEY="adm_$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
-export BENCH_ENDPOINT_KEY BENCH_API_KEY BENCH_ADMIN_KEY
-export BENCH_LIB="$BENCH_DIR/lib/bench.lua"
+BENCH_ADMIN_KEY="adm_$(random_hex 24)"
+export BENCH_ADMIN_KEY
 
-DAEMON_ARGS=(
-  --set server.host=127.0.0.1
-  --set server.port=0                        # a free port; we read it from the banner
-  --set "storage.path=$STORAGE"
-  --set projects.generate_default=false      # only the project below: no key file written
-  --set "projects.bench.endpoint_key=$BENCH_ENDPOINT_KEY"
-  --set "projects.bench.api_key=$BENCH_API_KEY"
-  --set "server.admin_key=$BENCH_ADMIN_KEY"
-  --set "plugins.dir=$BUILD_DIR/plugins-out"
-  --set "plugins.enabled=$PLUGINS_CSV"
-  --set log.level=warning                    # no per-request logging in the measurement
-  --set server.drain_timeout_s=2             # so the stop at the end is quick
-)
-# The set-up hooks sign up a dozen accounts from 127.0.0.1 and keep their id tokens for the whole
-# run (with BENCH_ROUNDS=3 and the 1,000,000-document seed, longer than the default hour).
-if [[ " ${PLUGINS[*]-} " == *" auth "* ]]; then
-  DAEMON_ARGS+=(--set auth.rate.signup_per_address=off --set auth.id_token_ttl_s=86400)
-fi
+# The auth settings of bench_daemon_args matter here: with BENCH_ROUNDS=3 and the 1,000,000-
+# document seed, a run lasts longer than an id token's default hour.
+bench_daemon_args "$STORAGE" "$PLUGINS_CSV"
+DAEMON_ARGS+=(--set "server.admin_key=$BENCH_ADMIN_KEY")
 for kv in "${SETS[@]}"; do DAEMON_ARGS+=(--set "$kv"); done
 for kv in ${BENCH_SET:-}; do DAEMON_ARGS+=(--set "$kv"); done
-
-# Created here, not by the redirections below: those happen in the child, which may run after
-# the first look for the banner.
-: >"$OUT/daemon.out"
-: >"$OUT/daemon.err"
-# No config file: --config /dev/null keeps a developer's /etc/opbase/opbase.properties out, and
-# OPBASE_* variables of the caller's shell are dropped for the same reason.
-UNSET_OPBASE=()
-while IFS= read -r name; do UNSET_OPBASE+=(-u "$name"); done < <(compgen -e | grep '^OPBASE_' || true)
-env "${UNSET_OPBASE[@]}" "${DAEMON_PIN[@]}" "$DAEMON" --config /dev/null "${DAEMON_ARGS[@]}" \
-  >"$OUT/daemon.out" 2>"$OUT/daemon.err" &
-DAEMON_PID=$!
-
-URL=""
-for _ in $(seq $((START_TIMEOUT_S * 10))); do
-  URL="$(sed -n 's/^listening on \(http:\/\/[^ ]*\)$/\1/p' "$OUT/daemon.out" | head -n1)"
-  [[ -n "$URL" ]] && break
-  kill -0 "$DAEMON_PID" 2>/dev/null || { cat "$OUT/daemon.err" >&2; die "the daemon exited at start"; }
-  sleep 0.1
-done
-[[ -n "$URL" ]] || { cat "$OUT/daemon.err" >&2; die "no 'listening on' line within ${START_TIMEOUT_S}s"; }
-[[ "$URL" == http://127.0.0.1:* ]] || die "the daemon listens on $URL, not 127.0.0.1"
-export BENCH_URL="$URL"
-echo "bench: daemon pid $DAEMON_PID at $URL, plugins '$PLUGINS_CSV', results in $OUT" >&2
+bench_start_daemon daemon "$START_TIMEOUT_S" || die "the daemon did not start"
+say "daemon pid $DAEMON_PID at $URL, plugins '$PLUGINS_CSV', results in $OUT"
 
 # A scenario may need data or state before it is measured: bench/scenarios/<name>.setup.sh, run
 # once now with BENCH_URL, BENCH_ENDPOINT_KEY, BENCH_API_KEY and BENCH_STATE_DIR in its
 # environment. What it writes to BENCH_STATE_DIR/<file> the scenario reads with bench.state().
-export BENCH_STATE_DIR="$OUT/state"
 # The hooks may size their data by the points to come (refresh.setup.sh: sessions per wrk run).
 export BENCH_CONNECTIONS="$CONNECTIONS" BENCH_ROUNDS="$ROUNDS" BENCH_WARMUP_S="$WARMUP_S" \
   BENCH_DURATION_S="$DURATION_S"
-mkdir -p "$BENCH_STATE_DIR"
 for s in "${SCENARIOS[@]}"; do
-  hook="$BENCH_DIR/scenarios/$s.setup.sh"
-  if [[ -f "$hook" ]]; then
-    echo "bench: setup for $s" >&2
-    timeout "$SETUP_TIMEOUT_S" bash "$hook" >"$OUT/setup-$s.log" 2>&1 ||
-      { cat "$OUT/setup-$s.log" >&2; die "setup of scenario $s failed"; }
+  if [[ -f "$BENCH_DIR/scenarios/$s.setup.sh" ]]; then
+    say "setup for $s"
+    run_setup_hook "$s"
   fi
 done
 
 # ---- measurement ----------------------------------------------------------------------------
-# wrk -t: never more threads than connections (wrk refuses), never more than the cores we have:
-# on two cores wrk shares the CPU with the daemon, and a third thread only adds switching.
-wrk_threads() { local c="$1" t="$MAX_WRK_THREADS"; ((c < t)) && t="$c"; echo "$t"; }
-
-# The daemon's CPU time so far (user + system, in clock ticks), from /proc/<pid>/stat fields 14
-# and 15 (counted after the ")" that ends the command name).
-CLK_TCK="$(getconf CLK_TCK)"
-daemon_cpu_ticks() { sed 's/^.*) //' "/proc/$DAEMON_PID/stat" | awk '{ print $12 + $13 }'; }
-
-# run_wrk <scenario> <connections> <duration> <log> [VAR=value...]: sets RESULT to the RESULT
-# line's fields as "key=value" words, plus cpu_us: the daemon's CPU microseconds per answered
-# request. Throughput on two cores shared with other work swings by tens of percent from run to
-# run; CPU per request swings much less, so it is the figure to compare when ops/s disagree.
-# wrk's own --timeout is 2 s per request; the outer timeout bounds wrk itself. wrk runs in the
-# background and we `wait` for it: a signal's trap runs at once during `wait`, while during a
-# foreground command bash would hold it until the command ended (up to BENCH_DURATION).
-run_wrk() {
-  local s="$1" c="$2" d="$3" log="$4"; shift 4
-  local limit=$(( $(to_seconds "$d") + 20 )) before after rc=0
-  RESULT=""
-  before="$(daemon_cpu_ticks)"
-  # A scenario that prepares per-connection state in init() (refresh) reads these two.
-  env "$@" BENCH_WRK_CONNECTIONS="$c" BENCH_WRK_THREADS="$(wrk_threads "$c")" \
-    timeout -k 5 "$limit" "${WRK_PIN[@]}" wrk -t"$(wrk_threads "$c")" -c"$c" -d"$d" --latency \
-    -s "$BENCH_DIR/scenarios/$s.lua" "$URL" >"$log" 2>&1 &
-  WRK_PID=$!
-  wait "$WRK_PID" || rc=$?
-  WRK_PID=""
-  after="$(daemon_cpu_ticks)"
-  RESULT="$(sed -n 's/^RESULT //p' "$log" | head -n1)"
-  if ((rc != 0)) || [[ -z "$RESULT" ]]; then
-    echo "bench: wrk failed for $s at $c connections (exit $rc, see $log)" >&2
-    RESULT=""
-    return 1
-  fi
-  RESULT+=" cpu_us=$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="$(field requests "$RESULT")" \
-    'BEGIN { if (n > 0) printf "%.1f", t * 1e6 / hz / n; else print "-" }')"
-}
-
-field() {  # field <key> <"k=v k=v ..."> : one value, or "" when missing
-  local k="$1" w
-  for w in $2; do [[ "$w" == "$k="* ]] && { echo "${w#*=}"; return; }; done
-  echo ""
-}
-
 TSV="$OUT/results.tsv"
 printf 'round\tscenario\tconnections\twrk_threads\trps\tp50_ms\tp99_ms\terrors\tceiling_rps\tratio\tdaemon_cpu_us_per_op\n' >"$TSV"
-printf 'bench: %s per point after %s; %s round(s); connections %s; daemon settings: %s\n' \
-  "$DURATION" "$( ((WARMUP_S > 0)) && echo "a $WARMUP checked warm-up" || echo "no warm-up")" \
-  "$ROUNDS" "$CONNECTIONS" "${BENCH_SET:-defaults}" >&2
+say "$DURATION per point after $( ((WARMUP_S > 0)) && echo "a $WARMUP checked warm-up" || echo "no warm-up");" \
+  "$ROUNDS round(s); connections $CONNECTIONS; daemon settings: ${BENCH_SET:-defaults}"
 
 for round in $(seq "$ROUNDS"); do
   declare -A ROW=()
   declare -A CEIL=()
   for c in $CONNECTIONS; do
     for s in "${SCENARIOS[@]}"; do
-      tag="r$round-$s-c$c"
-      # Warm-up: the same load, with every answer checked (BENCH_VALIDATE=1 turns on the Lua
-      # response() check, which costs wrk CPU, so it is kept out of the measured run).
-      if ((WARMUP_S > 0)); then
-        if ! run_wrk "$s" "$c" "$WARMUP" "$OUT/$tag-warmup.log" BENCH_VALIDATE=1; then
-          ROW[$s,$c]="FAILED(wrk)"; continue
-        fi
-        warm="$RESULT"
-        wrong="$(field wrong "$warm")"
-        if [[ -z "$wrong" || "$wrong" != 0 || "$(field checked "$warm")" == 0 ]]; then
-          echo "bench: $s at $c connections answered wrongly in the warm-up: $(sed -n 's/^FIRST_WRONG //p' "$OUT/$tag-warmup.log")" >&2
-          ROW[$s,$c]="FAILED(answers)"; continue
-        fi
+      # The same load first with every answer checked, then measured (see measure).
+      measure "$s" "$c" "r$round-$s-c$c" "round $round $s"
+      if [[ -n "$MEASURE_FAILED" ]]; then
+        ROW[$s,$c]="FAILED($MEASURE_FAILED)"; continue
       fi
-      if ! run_wrk "$s" "$c" "$DURATION" "$OUT/$tag.log"; then
-        ROW[$s,$c]="FAILED(wrk)"; continue
-      fi
-      res="$RESULT"
-      ROW[$s,$c]="$res"
-      [[ "$s" == "$CEILING" ]] && CEIL[$c]="$(field rps "$res")"
-      echo "bench: round $round $s c=$c: $res" >&2
+      ROW[$s,$c]="$RESULT"
+      [[ "$s" == "$CEILING" ]] && CEIL[$c]="$(field rps "$RESULT")"
     done
   done
 
@@ -349,19 +169,14 @@ for round in $(seq "$ROUNDS"); do
 done
 
 # Several rounds: the median of each figure over the rounds (the ratio is taken in each round,
-# against that round's ceiling, then its median). A median ignores one round that a neighbour's
-# build disturbed, which an average would not.
+# against that round's ceiling, then its median).
 if ((ROUNDS > 1)); then
   echo
   echo "median of $ROUNDS rounds"
   printf '%-12s %5s %11s %9s %9s %7s %7s %10s\n' scenario conns "ops/s" "p50 ms" "p99 ms" errors ratio "cpu us/op"
   for s in "${SCENARIOS[@]}"; do
     for c in $CONNECTIONS; do
-      awk -F'\t' -v s="$s" -v c="$c" '
-        function median(a, n,   i, j, t) {
-          for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-          return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-        }
+      awk -F'\t' -v s="$s" -v c="$c" "$BENCH_AWK_MEDIAN"'
         NR > 1 && $2 == s && $3 == c { n++; rps[n] = $5; p50[n] = $6; p99[n] = $7; err[n] = $8; ratio[n] = $10; cpu[n] = $11 }
         END {
           if (n == 0) { printf "%-12s %5s no result\n", s, c; exit }
@@ -387,12 +202,11 @@ done
 
 # Memory: the daemon's peak resident set over the whole run (set-up seeding included) and now.
 if [[ -r "/proc/$DAEMON_PID/status" ]]; then
-  awk '/^VmHWM|^VmRSS/ { printf "%s %.0f MB%s", ($1 == "VmHWM:" ? "daemon peak RSS" : "daemon RSS now"), $2 / 1024, ($1 == "VmHWM:" ? ", " : "\n") }' \
-    "/proc/$DAEMON_PID/status"
+  echo "daemon peak RSS $(hwm_mb) MB, daemon RSS now $(rss_mb) MB"
 fi
 
 if [[ -s "$OUT/daemon.err" ]]; then
-  echo "bench: the daemon wrote to stderr (see $OUT/daemon.err):" >&2
+  say "the daemon wrote to stderr (see $OUT/daemon.err):"
   tail -n 5 "$OUT/daemon.err" >&2
 fi
-echo "bench: results in $TSV" >&2
+say "results in $TSV"

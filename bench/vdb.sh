@@ -43,8 +43,9 @@
 #   BENCH_OUT=<dir>               where the logs go (default <build dir>/bench-results/vdb-<time>)
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BENCH_DIR="$ROOT/bench"
+BENCH_NAME=bench-vdb
+# shellcheck source=lib/bench.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/bench.sh"
 
 RECORDS="${BENCH_VDB_RECORDS:-100000}"
 DIMENSIONS="${BENCH_VDB_DIMENSIONS:-1536}"
@@ -58,126 +59,39 @@ SEARCH_CONNECTIONS="${BENCH_VDB_CONNECTIONS:-1 16}"
 GRAPH_TIMEOUT_S="${BENCH_VDB_GRAPH_TIMEOUT_S:-900}"
 START_TIMEOUT_S=30         # the first start, on an empty store
 RESTART_TIMEOUT_S="${BENCH_VDB_RESTART_TIMEOUT_S:-600}"
-DURATION="${BENCH_DURATION:-15s}"
-WARMUP="${BENCH_WARMUP:-3s}"
-BUILD_DIR="${BENCH_BUILD_DIR:-$ROOT/build-bench}"
-case "$BUILD_DIR" in /*) ;; *) BUILD_DIR="$ROOT/$BUILD_DIR" ;; esac
-CORES="$(nproc)"
-MAX_WRK_THREADS="${BENCH_WRK_THREADS:-$((CORES < 2 ? CORES : 2))}"
 CEILING_CONNECTIONS=16
 TEXT_RECORDS=1000          # the text collection of a quick try with other dimensions than 1536
 OFFLINE_DIMENSIONS=1536    # the ai plugin's offline model
-BUILD_TIMEOUT_S=1800
 STEP_TIMEOUT_S=1800        # a load or a recall as a whole
 STOP_TIMEOUT_S=60
 
-die() { echo "bench-vdb: $*" >&2; exit 1; }
-say() { echo "bench-vdb: $*" >&2; }
-
-to_seconds() {
-  local v="$1"
-  case "$v" in
-    *h) echo $((${v%h} * 3600)) ;;
-    *m) echo $((${v%m} * 60)) ;;
-    *s) echo "${v%s}" ;;
-    *) echo "$v" ;;
-  esac
-}
-for v in RECORDS DIMENSIONS USERS QUERIES SEED LOAD_CONNECTIONS GRAPH_TIMEOUT_S RESTART_TIMEOUT_S; do
-  [[ "${!v}" =~ ^[0-9]+$ && "${!v}" -gt 0 ]] || die "$v must be a positive number, not '${!v}'"
-done
+require_positive RECORDS DIMENSIONS USERS QUERIES SEED LOAD_CONNECTIONS GRAPH_TIMEOUT_S RESTART_TIMEOUT_S
 ((RECORDS >= 10)) || die "BENCH_VDB_RECORDS must be at least 10 (recall@10)"
 [[ "$FORMAT" == numbers || "$FORMAT" == base64 ]] || die "BENCH_VDB_VECTOR_FORMAT is numbers or base64"
-DURATION_S="$(to_seconds "$DURATION")"
-WARMUP_S="$(to_seconds "$WARMUP")"
-[[ "$DURATION_S" =~ ^[0-9]+$ && "$DURATION_S" -gt 0 ]] || die "BENCH_DURATION '$DURATION' is not <n>[s|m|h]"
-[[ "$WARMUP_S" =~ ^[0-9]+$ ]] || die "BENCH_WARMUP '$WARMUP' is not <n>[s|m|h]"
-command -v wrk >/dev/null || die "wrk is not installed (run packaging/deps.sh)"
-command -v curl >/dev/null || die "curl is not installed (run packaging/deps.sh)"
-command -v cmake >/dev/null || die "cmake is not installed (run packaging/deps.sh)"
+bench_durations 15s 3s
+require_tools wrk curl cmake
 
 # ---- build ----------------------------------------------------------------------------------
-# The Release tree of bench/run.sh, with OPBASE_BUILD_BENCH on for bench/tools/vdb_bench.cpp.
-configure() {
-  local generator=()
-  if [[ ! -f "$BUILD_DIR/CMakeCache.txt" ]] && command -v ninja >/dev/null; then generator=(-G Ninja); fi
-  timeout "$BUILD_TIMEOUT_S" cmake -S "$ROOT" -B "$BUILD_DIR" "${generator[@]}" \
-    -DCMAKE_BUILD_TYPE=Release -DOPBASE_BUILD_TESTS=OFF -DOPBASE_BUILD_EXAMPLES=ON \
-    -DOPBASE_BUILD_TEST_PLUGINS=OFF -DOPBASE_BUILD_BENCH=ON
-}
-mkdir -p "$BUILD_DIR"
-build_log="$BUILD_DIR/bench-vdb-build.log"
+# The Release tree of bench/run.sh, with OPBASE_BUILD_BENCH on for bench/tools/vdb_bench.cpp;
+# a reused tree gets vdb_bench built when it has none.
+BENCH_CMAKE_FLAGS=(-DOPBASE_BUILD_BENCH=ON)
 if [[ "${BENCH_SKIP_BUILD:-0}" != "1" ]]; then
-  say "building Release in $BUILD_DIR (log: $build_log)"
-  { configure && timeout "$BUILD_TIMEOUT_S" cmake --build "$BUILD_DIR" --parallel "$CORES"; } \
-    >"$build_log" 2>&1 || { tail -n 30 "$build_log" >&2; die "the Release build failed (see $build_log)"; }
+  bench_build
 elif [[ ! -x "$BUILD_DIR/bench/vdb_bench" ]]; then
-  say "building vdb_bench in $BUILD_DIR (log: $build_log)"
-  { configure && timeout "$BUILD_TIMEOUT_S" cmake --build "$BUILD_DIR" --target vdb_bench; } \
-    >"$build_log" 2>&1 || { tail -n 30 "$build_log" >&2; die "building vdb_bench failed (see $build_log)"; }
+  bench_compile vdb_bench vdb_bench
 fi
-DAEMON="$BUILD_DIR/host/opbase"
+bench_require_daemon auth ai vdb
 TOOL="$BUILD_DIR/bench/vdb_bench"
-[[ -x "$DAEMON" ]] || die "no daemon at $DAEMON (build failed, or BENCH_SKIP_BUILD=1 on an empty dir)"
 [[ -x "$TOOL" ]] || die "no vdb_bench at $TOOL"
-for p in auth ai vdb; do
-  [[ -f "$BUILD_DIR/plugins-out/$p.so" ]] || die "plugin $p was not built ($BUILD_DIR/plugins-out/$p.so)"
-done
-
-OUT="${BENCH_OUT:-$BUILD_DIR/bench-results/vdb-$(date +%Y%m%d-%H%M%S)}"
-mkdir -p "$OUT"
-export BENCH_STATE_DIR="$OUT/state"
-mkdir -p "$BENCH_STATE_DIR"
+bench_out vdb-
 SUMMARY="$OUT/summary.tsv"
 
 # ---- daemon ---------------------------------------------------------------------------------
-STORAGE="$(mktemp -d "${TMPDIR:-/tmp}/opbase-bench-vdb.XXXXXX")"
-DAEMON_PID=""
-WRK_PID=""
-stop_daemon() {
-  [[ -n "$DAEMON_PID" ]] || return 0
-  if kill -0 "$DAEMON_PID" 2>/dev/null; then
-    kill -TERM "$DAEMON_PID" 2>/dev/null || true
-    for _ in $(seq $((STOP_TIMEOUT_S * 10))); do kill -0 "$DAEMON_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$DAEMON_PID" 2>/dev/null || true
-  fi
-  wait "$DAEMON_PID" 2>/dev/null || true
-  DAEMON_PID=""
-}
-cleanup() {
-  local rc=$?
-  if [[ -n "$WRK_PID" ]] && kill -0 "$WRK_PID" 2>/dev/null; then
-    kill -TERM "$WRK_PID" 2>/dev/null || true
-    wait "$WRK_PID" 2>/dev/null || true
-  fi
-  stop_daemon
-  rm -rf "$STORAGE"
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-BENCH_ENDPOINT_KEY="bench_$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')"
-BENCH_API_KEY="ak_$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-export BENCH_ENDPOINT_KEY BENCH_API_KEY
-export BENCH_LIB="$BENCH_DIR/lib/bench.lua"
-
-DAEMON_ARGS=(
-  --set server.host=127.0.0.1
-  --set server.port=0
-  --set "storage.path=$STORAGE"
-  --set projects.generate_default=false
-  --set "projects.bench.endpoint_key=$BENCH_ENDPOINT_KEY"
-  --set "projects.bench.api_key=$BENCH_API_KEY"
-  --set "plugins.dir=$BUILD_DIR/plugins-out"
-  --set plugins.enabled=auth,ai,vdb
-  --set log.level=warning
-  --set server.drain_timeout_s=2
-  --set auth.rate.signup_per_address=off
-  --set auth.id_token_ttl_s=86400
-  --set vdb.embed_rate_limit=off
-)
+bench_temp_dir opbase-bench-vdb
+STORAGE="$BENCH_TEMP"
+bench_keys
+bench_daemon_args "$STORAGE" auth,ai,vdb
+DAEMON_ARGS+=(--set vdb.embed_rate_limit=off)
 # A batch of 100 vectors of 1,536 numbers is 1.9 MB of JSON and 153,700 JSON values, within the
 # defaults (4 MiB, 200,000 values); more dimensions need more.
 if ((100 * (DIMENSIONS + 3) + 16 > 200000)); then
@@ -188,53 +102,15 @@ if ((100 * DIMENSIONS * 16 > 4194304)); then
 fi
 for kv in ${BENCH_SET:-}; do DAEMON_ARGS+=(--set "$kv"); done
 
-UNSET_OPBASE=()
-while IFS= read -r name; do UNSET_OPBASE+=(-u "$name"); done < <(compgen -e | grep '^OPBASE_' || true)
-
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
-
-# start_daemon <tag> <timeout s>: starts it on STORAGE; sets DAEMON_PID, URL and LISTEN_S, the
-# seconds from exec to its "listening on" line (which it prints once every plugin has started, so
-# after vdb has loaded every record from the store). Past the timeout: answers 1, the daemon
-# still running.
+# start_daemon <tag> <timeout s>: the daemon on STORAGE, its logs OUT/daemon-<tag>.*; LISTEN_S
+# is the time until it listens, which it does once every plugin has started, so after vdb has
+# loaded every record from the store. Past the timeout: answers 1, the daemon still running.
 start_daemon() {
-  local tag="$1" timeout_s="$2" started
-  : >"$OUT/daemon-$tag.out"
-  : >"$OUT/daemon-$tag.err"
-  started="$(now)"
-  env "${UNSET_OPBASE[@]}" "$DAEMON" --config /dev/null "${DAEMON_ARGS[@]}" \
-    >"$OUT/daemon-$tag.out" 2>"$OUT/daemon-$tag.err" &
-  DAEMON_PID=$!
-  URL=""
-  local deadline=$(( $(date +%s) + timeout_s ))
-  while (( $(date +%s) < deadline )); do
-    URL="$(sed -n 's/^listening on \(http:\/\/[^ ]*\)$/\1/p' "$OUT/daemon-$tag.out" | head -n1)"
-    [[ -n "$URL" ]] && break
-    kill -0 "$DAEMON_PID" 2>/dev/null || { cat "$OUT/daemon-$tag.err" >&2; die "the daemon exited at start"; }
-    sleep 0.05
-  done
-  LISTEN_S="$(elapsed "$started")"
-  if [[ -z "$URL" ]]; then
-    say "no 'listening on' line within ${timeout_s}s"
-    return 1
-  fi
-  [[ "$URL" == http://127.0.0.1:* ]] || die "the daemon listens on $URL, not 127.0.0.1"
-  export BENCH_URL="$URL"
-  say "daemon pid $DAEMON_PID at $URL listening after ${LISTEN_S}s (logs: $OUT/daemon-$tag.*)"
+  bench_start_daemon "daemon-$1" "$2" || return 1
+  say "daemon pid $DAEMON_PID at $URL listening after ${LISTEN_S}s (logs: $OUT/daemon-$1.*)"
 }
 
-rss_mb() { awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$DAEMON_PID/status"; }
-hwm_mb() { awk '/^VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$DAEMON_PID/status"; }
-load1() { cut -d' ' -f1 /proc/loadavg; }
-note_load() { say "load average before $1: $(cut -d' ' -f1-3 /proc/loadavg)"; }
-
-# metric <name>: its value in /metrics (first line of that name), or "" when absent.
-metric() {
-  local text
-  text="$(curl -s --max-time 5 "$URL/metrics" || true)"
-  awk -v m="$1" '$1 == m || index($1, m "{") == 1 { printf "%.0f\n", $2; exit }' <<<"$text"
-}
+note_load() { say "load average before $1: $(load_average)"; }
 
 # wait_for_graph <expected records>: until the daemon holds them all and none waits for its
 # graph, at most GRAPH_TIMEOUT_S; sets GRAPH_S (or "timeout"), WAITING (records still waiting)
@@ -270,56 +146,6 @@ wait_for_graph() {
 }
 
 # ---- measurement helpers --------------------------------------------------------------------
-wrk_threads() { local c="$1" t="$MAX_WRK_THREADS"; ((c < t)) && t="$c"; echo "$t"; }
-CLK_TCK="$(getconf CLK_TCK)"
-daemon_cpu_ticks() { sed 's/^.*) //' "/proc/$DAEMON_PID/stat" | awk '{ print $12 + $13 }'; }
-field() {  # field <key> <"k=v k=v ...">
-  local k="$1" w
-  for w in $2; do [[ "$w" == "$k="* ]] && { echo "${w#*=}"; return; }; done
-  echo ""
-}
-
-# run_wrk <scenario> <connections> <duration> <log> [VAR=value...]: as bench/run.sh's; sets
-# RESULT to the scenario's RESULT fields plus cpu_us (the daemon's CPU per answered request).
-run_wrk() {
-  local s="$1" c="$2" d="$3" log="$4"; shift 4
-  local limit=$(( $(to_seconds "$d") + 20 )) before after rc=0
-  RESULT=""
-  before="$(daemon_cpu_ticks)"
-  env "$@" BENCH_WRK_CONNECTIONS="$c" BENCH_WRK_THREADS="$(wrk_threads "$c")" \
-    timeout -k 5 "$limit" wrk -t"$(wrk_threads "$c")" -c"$c" -d"$d" --latency \
-    -s "$BENCH_DIR/scenarios/$s.lua" "$URL" >"$log" 2>&1 &
-  WRK_PID=$!
-  wait "$WRK_PID" || rc=$?
-  WRK_PID=""
-  after="$(daemon_cpu_ticks)"
-  RESULT="$(sed -n 's/^RESULT //p' "$log" | head -n1)"
-  if ((rc != 0)) || [[ -z "$RESULT" ]]; then
-    say "wrk failed for $s at $c connections (exit $rc, see $log)"
-    RESULT=""
-    return 1
-  fi
-  RESULT+=" cpu_us=$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="$(field requests "$RESULT")" \
-    'BEGIN { if (n > 0) printf "%.1f", t * 1e6 / hz / n; else print "-" }')"
-}
-
-# measure <scenario> <connections> <tag>: the checked warm-up, then the measured run; sets
-# RESULT ("" when the warm-up saw a wrong answer or wrk failed).
-measure() {
-  local s="$1" c="$2" tag="$3"
-  if ((WARMUP_S > 0)); then
-    run_wrk "$s" "$c" "$WARMUP" "$OUT/$tag-warmup.log" BENCH_VALIDATE=1 || return 0
-    if [[ "$(field wrong "$RESULT")" != 0 || "$(field checked "$RESULT")" == 0 ]]; then
-      say "$s at $c connections answered wrongly in the warm-up: $(sed -n 's/^FIRST_WRONG //p' "$OUT/$tag-warmup.log")"
-      RESULT=""
-      return 0
-    fi
-  fi
-  run_wrk "$s" "$c" "$DURATION" "$OUT/$tag.log" || true
-  [[ -n "$RESULT" ]] && say "$s c=$c: $RESULT"
-  return 0
-}
-
 # ceiling <phase>: /healthz at CEILING_CONNECTIONS; sets CEIL[<phase>].
 declare -A CEIL=() CEIL_LOAD=()
 ceiling() {
@@ -346,7 +172,7 @@ fmt() { awk -v v="$1" -v f="$2" 'BEGIN { if (v == "") print "-"; else printf f, 
 RAW_MB="$(awk -v u="$USERS" -v n="$RECORDS" -v d="$DIMENSIONS" 'BEGIN { printf "%.0f", u * n * d * 4 / 1048576 }')"
 TOTAL=$((USERS * RECORDS))
 say "$USERS users x $RECORDS records x $DIMENSIONS dimensions ($RAW_MB MiB of float32); $CORES cores; results in $OUT"
-say "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+say "machine: $(machine_summary); load average $(load_average)"
 
 # ---- 1. a fresh daemon, the users, the query bodies -----------------------------------------
 BENCH_STARTED="$(now)"
