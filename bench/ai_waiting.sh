@@ -9,26 +9,21 @@
 # settings apply (BENCH_SKIP_BUILD=1 reuses its Release build).
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BENCH_NAME=ai_waiting.sh
+# shellcheck source=lib/bench.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/bench.sh"
 export BENCH_CONNECTIONS="${BENCH_CONNECTIONS:-16}"
-OUT="${BENCH_OUT_ROOT:-$ROOT/build-bench/bench-results/ai-waiting-$(date +%Y%m%d-%H%M%S)}"
-mkdir -p "$OUT"
+bench_out_root ai-waiting
 
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-python3 "$ROOT/bench/scenarios/lib/slow_model.py" "$port" 1800 >"$OUT/model.log" 2>&1 &
-model_pid=$!
-trap 'kill $model_pid 2>/dev/null || true' EXIT
+python3 "$BENCH_DIR/scenarios/lib/slow_model.py" "$port" 1800 >"$OUT/model.log" 2>&1 &
+bench_helper $!  # stopped on exit
 # The lane and the model server's turns hold all 64 calls at once; one user makes them all, so
 # its rate limit and quota are off.
 export BENCH_SET="${BENCH_SET:-} ai.provider.generate=openai ai.openai.base_url=http://127.0.0.1:$port/v1 ai.openai.chat_model=bench-model ai.openai.max_concurrency=64 ai.lane_threads=64 ai.rate_limit=off ai.quota.calls_per_day=0"
 
-run() {
-  echo "== $1"
-  BENCH_SCENARIOS="$1" BENCH_OUT="$OUT/$1" bash "$ROOT/bench/run.sh" | tee "$OUT/$1.txt"
-  export BENCH_SKIP_BUILD=1  # built once
-}
-run find_key
-run find_key_ai_waiting
+run_bench find_key
+run_bench find_key_ai_waiting
 
 echo
 echo "find by _key without and with 64 AI calls waiting (ops/s, p99 ms, and /healthz of each run)"

@@ -12,18 +12,11 @@
 # /healthz), BENCH_BUILD_DIR=build-bench (BENCH_SKIP_BUILD=1 reuses it as it is).
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-BUILD_DIR="${BENCH_BUILD_DIR:-$ROOT/build-bench}"
-case "$BUILD_DIR" in /*) ;; *) BUILD_DIR="$ROOT/$BUILD_DIR" ;; esac
-
-if [[ "${BENCH_SKIP_BUILD:-0}" != "1" ]]; then
-  echo "auth_attacks: building Release in $BUILD_DIR (log: $BUILD_DIR/bench-build.log)" >&2
-  mkdir -p "$BUILD_DIR"
-  { timeout 1800 cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
-      -DOPBASE_BUILD_TESTS=OFF -DOPBASE_BUILD_EXAMPLES=ON -DOPBASE_BUILD_TEST_PLUGINS=OFF &&
-    timeout 1800 cmake --build "$BUILD_DIR" --parallel "$(nproc)"; } >"$BUILD_DIR/bench-build.log" 2>&1 ||
-    { tail -n 30 "$BUILD_DIR/bench-build.log" >&2; exit 1; }
-fi
-[[ -x "$BUILD_DIR/host/opbase" ]] || { echo "auth_attacks: no daemon in $BUILD_DIR" >&2; exit 1; }
+BENCH_NAME=auth_attacks
+# shellcheck source=lib/bench.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/bench.sh"
+BENCH_BUILD_LOG="$BUILD_DIR/bench-build.log"  # the log of bench/run.sh's build of the same tree
+bench_build
+bench_require_daemon
 # aiosmtpd loads only in Debian's own python.
 exec /usr/bin/python3 "$ROOT/bench/auth_attacks.py" "$BUILD_DIR"

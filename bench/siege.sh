@@ -10,25 +10,20 @@
 # mostly the queue of 64 requests in flight; BENCH_SKIP_BUILD=1 reuses the Release build).
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BENCH_NAME=siege.sh
+# shellcheck source=lib/bench.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/bench.sh"
 ROUNDS="${SIEGE_ROUNDS:-1}"
 export BENCH_CONNECTIONS="${BENCH_CONNECTIONS:-1 16 64}"
-[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "siege.sh: SIEGE_ROUNDS must be a positive number" >&2; exit 1; }
-OUT="${BENCH_OUT_ROOT:-$ROOT/build-bench/bench-results/siege-$(date +%Y%m%d-%H%M%S)}"
-mkdir -p "$OUT"
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "SIEGE_ROUNDS must be a positive number"
+bench_out_root siege
 if [[ "${SIEGE_PIN:-0}" == 1 ]]; then
   export BENCH_DAEMON_CPUS=1 BENCH_WRK_CPUS=0
 fi
 
-run() {
-  echo "== $1 ($2)"
-  BENCH_SCENARIOS="$1" BENCH_OUT="$OUT/$2" bash "$ROOT/bench/run.sh" | tee "$OUT/$2.txt"
-  export BENCH_SKIP_BUILD=1  # built once
-}
-
 for r in $(seq "$ROUNDS"); do
-  run find_key "plain-$r"
-  run find_key_siege "siege-$r"
+  run_bench find_key "plain-$r"
+  run_bench find_key_siege "siege-$r"
 done
 
 echo
@@ -42,4 +37,4 @@ for f in "$OUT"/*/results.tsv; do
     { s[$3] = $5; sp[$3] = $7 }
     END { for (c in s) printf "%-15s %5s %10.0f %8s %12.0f %8s\n", run, c, s[c], sp[c], h[c], hp[c] }' "$f"
 done
-echo "siege.sh: everything in $OUT" >&2
+say "everything in $OUT"

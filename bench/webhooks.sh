@@ -13,42 +13,32 @@
 # BENCH_SKIP_BUILD=1 reuses the Release build).
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BENCH_NAME=webhooks.sh
+# shellcheck source=lib/bench.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/bench.sh"
 ROUNDS="${WEBHOOKS_ROUNDS:-2}"
 export BENCH_CONNECTIONS="${BENCH_CONNECTIONS:-16}"
 export BENCH_DURATION="${BENCH_DURATION:-10s}"
-[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "webhooks.sh: WEBHOOKS_ROUNDS must be a positive number" >&2; exit 1; }
-OUT="${BENCH_OUT_ROOT:-$ROOT/build-bench/bench-results/webhooks-$(date +%Y%m%d-%H%M%S)}"
-mkdir -p "$OUT"
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "WEBHOOKS_ROUNDS must be a positive number"
+bench_out_root webhooks
 if [[ "${WEBHOOKS_PIN:-0}" == 1 ]]; then
-  ((CORES = $(nproc), CORES >= 2)) || { echo "webhooks.sh: WEBHOOKS_PIN needs 2 CPUs" >&2; exit 1; }
+  ((CORES >= 2)) || die "WEBHOOKS_PIN needs 2 CPUs"
   export BENCH_DAEMON_CPUS=1 BENCH_WRK_CPUS=0
 fi
 
-# run <scenario> <tag>: one bench/run.sh; its table and report go to the terminal and OUT.
-run() {
-  echo "== $1 ($2)"
-  BENCH_SCENARIOS="$1" BENCH_OUT="$OUT/$2" bash "$ROOT/bench/run.sh" | tee "$OUT/$2.txt"
-  export BENCH_SKIP_BUILD=1  # built once
-}
-
-run ins_one plain
+run_bench ins_one plain
 for r in $(seq "$ROUNDS"); do
-  run ins_one_journaled "journaled-$r"
-  run ins_one_slow_hook "slow-$r"
+  run_bench ins_one_journaled "journaled-$r"
+  run_bench ins_one_slow_hook "slow-$r"
 done
-run hook_deliveries deliveries
+run_bench hook_deliveries deliveries
 
 # The summary: per scenario and connection count, the medians over its runs of ops/s, of the
 # ratio to the same run's ceiling, and of the daemon's CPU per insert.
 echo
 echo "webhooks summary (medians over runs; ratio = ops/s / that run's /healthz ceiling)"
 printf '%-18s %5s %9s %7s %10s\n' scenario conns "ops/s" ratio "cpu us/op"
-cat "$OUT"/*/results.tsv | awk -F'\t' '
-  function median(a, n,   i, j, t) {
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
+cat "$OUT"/*/results.tsv | awk -F'\t' "$BENCH_AWK_MEDIAN"'
   $1 == "round" || $2 == "healthz" { next }
   { k = $2 SUBSEP $3; n[k]++; rps[k, n[k]] = $5; ratio[k, n[k]] = $10; cpu[k, n[k]] = $11; order[k] = NR }
   END {
@@ -62,4 +52,4 @@ cat "$OUT"/*/results.tsv | awk -F'\t' '
   }'
 echo
 grep -h -A6 '^report of' "$OUT"/deliveries.txt || true
-echo "webhooks.sh: everything in $OUT" >&2
+say "everything in $OUT"
