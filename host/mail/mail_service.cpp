@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "opbase/field_error.hpp"
+
 namespace opbase::host {
 namespace {
 
@@ -12,8 +14,7 @@ using nlohmann::json;
 Status read_string(const json& input, const char* name, std::string* out) {
   const auto found = input.find(name);
   if (found == input.end() || !found->is_string()) {
-    return Status::validation(std::string(kMailSendService) + ": '" + name + "' must be a string",
-                              json{{"field", name}});
+    return field_error(name, std::string(kMailSendService) + ": '" + name + "' must be a string");
   }
   *out = found->get<std::string>();
   return Status::ok();
@@ -31,8 +32,8 @@ Result<json> call_mail_service(Mailer& mailer, std::string_view project, const j
   }
   if (const auto discard = input.find("discard"); discard != input.end()) {
     if (!discard->is_boolean()) {
-      return Status::validation(std::string(kMailSendService) + ": 'discard' must be true or false",
-                                json{{"field", "discard"}});
+      return field_error("discard",
+                         std::string(kMailSendService) + ": 'discard' must be true or false");
     }
     mail.discard = discard->get<bool>();
   }

@@ -8,6 +8,7 @@
 
 #include "mail/log_mailer.hpp"
 #include "mail/smtp_mailer.hpp"
+#include "opbase/field_error.hpp"
 
 namespace opbase::host {
 namespace {
@@ -173,14 +174,14 @@ bool is_bare_address(std::string_view text) {
 
 Status check_mail(const Mail& mail) {
   if (!is_bare_address(mail.to)) {
-    return Status::validation(
+    return field_error(
+        "to",
         "mail: 'to' must be one e-mail address (local@domain), without a name, brackets, spaces "
-        "or line breaks",
-        json{{"field", "to"}});
+        "or line breaks");
   }
   // A line break would end the Subject header and let the caller write headers of its own.
   if (has_control_char(mail.subject))
-    return Status::validation("mail: 'subject' must be one line", json{{"field", "subject"}});
+    return field_error("subject", "mail: 'subject' must be one line");
   return Status::ok();
 }
 

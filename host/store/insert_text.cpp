@@ -3,6 +3,7 @@
 
 #include <array>
 
+#include "opbase/field_error.hpp"
 #include "opbase/internal/store_codec.hpp"
 #include "opbase/json_text.hpp"
 
@@ -14,8 +15,7 @@ using nlohmann::json;
 // The errors of the SDK codec's document check (store_codec.cpp), word for word, so a document
 // that upsert refuses is refused here alike.
 Status bad_documents(std::string_view what) {
-  return Status::validation("store request: 'documents' " + std::string(what),
-                            {{"field", "documents"}});
+  return field_error("documents", "store request: 'documents' " + std::string(what));
 }
 
 // A member's raw text parsed (it was validated with its document, so this cannot fail). Strings

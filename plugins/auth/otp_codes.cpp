@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "opbase/crypto.hpp"
+#include "opbase/field_error.hpp"
 #include "opbase/iso_time.hpp"
 #include "opbase/store_access.hpp"
 
@@ -140,9 +141,9 @@ Result<OtpIntent> parse_intent(std::string_view name) {
   for (const IntentName& entry : kIntents) {
     if (entry.name == name) return entry.intent;
   }
-  return Status::validation(
-      "intent must be one of signin, invite, change_password, change_email, change_username",
-      {{"field", "intent"}});
+  return field_error(
+      "intent",
+      "intent must be one of signin, invite, change_password, change_email, change_username");
 }
 
 Result<std::string> OtpCodes::issue(std::string_view project, std::string_view secret,

@@ -19,6 +19,7 @@
 #include "argon2_workspace.hpp"
 #include "opbase/base64.hpp"
 #include "opbase/crypto.hpp"
+#include "opbase/field_error.hpp"
 
 namespace opbase::auth {
 namespace {
@@ -280,8 +281,7 @@ std::optional<Composition> compose(std::string_view password) {
 }
 
 Status policy_error(std::string message) {
-  return Status::validation("password_policy: " + std::move(message),
-                            {{"field", "password_policy"}});
+  return field_error("password_policy", "password_policy: " + std::move(message));
 }
 
 Result<bool> required_flag(const json& object, const char* name) {
@@ -369,9 +369,9 @@ json to_json(const PasswordPolicy& policy) {
 }
 
 Status check_password(std::string_view password, const PasswordPolicy& policy) {
-  const json details{{"field", "password"}, {"policy", to_json(policy)}};
+  const json policy_details{{"policy", to_json(policy)}};
   const std::optional<Composition> has = compose(password);
-  if (!has) return Status::validation("password is not valid UTF-8", details);
+  if (!has) return field_error("password", "password is not valid UTF-8", policy_details);
   std::vector<std::string> missing;
   if (has->code_points < policy.min_length) {
     missing.push_back("at least " + std::to_string(policy.min_length) + " characters");
@@ -384,7 +384,8 @@ Status check_password(std::string_view password, const PasswordPolicy& policy) {
   if (policy.numbers && !has->numbers) missing.push_back("a number");
   if (policy.symbols && !has->symbols) missing.push_back("a symbol");
   if (missing.empty()) return Status::ok();
-  return {code::kWeakPassword, "password must have " + join(missing), details};
+  return field_error("password", "password must have " + join(missing), policy_details,
+                     code::kWeakPassword);
 }
 
 }  // namespace opbase::auth

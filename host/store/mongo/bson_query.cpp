@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 
+#include "opbase/field_error.hpp"
+
 namespace opbase::host::mongo {
 
 namespace {
@@ -108,8 +110,7 @@ struct PathGroup {
 };
 
 Status invalid_key(std::string_view what) {
-  return Status::validation("a key cannot be converted to BSON (NUL byte)",
-                            json{{"field", std::string(what)}});
+  return field_error(std::string(what), "a key cannot be converted to BSON (NUL byte)");
 }
 
 json decimal_to_json(const bson_decimal128_t& dec) {
@@ -342,7 +343,7 @@ bool append_json(bson_t* parent, std::string_view key, const nlohmann::json& val
 
 Result<BsonDoc> json_to_bson(const nlohmann::json& object) {
   if (!object.is_object()) {
-    return Status::validation("a document must be a JSON object", json{{"field", "document"}});
+    return field_error("document", "a document must be a JSON object");
   }
   BsonDoc doc;
   if (!append_members(doc.get(), object)) return invalid_key("document");

@@ -21,6 +21,7 @@
 #include <map>
 #include <utility>
 
+#include "opbase/field_error.hpp"
 #include "store/mongo/bson_query.hpp"
 #include "store/mongo/mongo_auto_indexes.hpp"
 #include "store/mongo/mongo_client.hpp"
@@ -69,7 +70,7 @@ Status apply(json& doc, const store::Change& change) {
   const json key = doc.at("_key");
   if (Status s = store::apply_change(doc, change); !s) return s;
   if (!doc.contains("_key") || doc.at("_key") != key) {
-    return Status::validation("a change cannot alter _key", json{{"field", "_key"}});
+    return field_error("_key", "a change cannot alter _key");
   }
   return Status::ok();
 }
@@ -603,8 +604,7 @@ Result<std::shared_ptr<ProjectStore>> MongoDriver::open(std::string_view project
   return guarded([&]() -> Result<std::shared_ptr<ProjectStore>> {
     const std::string database = options_.database_prefix + std::string(project_id);
     if (project_id.empty() || !valid_database_name(database)) {
-      return Status::validation("the project id cannot name a MongoDB database",
-                                json{{"field", "project_id"}});
+      return field_error("project_id", "the project id cannot name a MongoDB database");
     }
     auto store = std::make_shared<MongoProjectStore>(pool_, database, options_.auto_indexes,
                                                      options_.indexes);

@@ -7,15 +7,15 @@
 #include <string>
 #include <utility>
 
+#include "opbase/field_error.hpp"
+
 namespace opbase::host::mongo {
 
 namespace {
 
 using nlohmann::json;
 
-Status bad_document(std::string message) {
-  return Status::validation(std::move(message), json{{"field", "documents"}});
-}
+Status bad_document(std::string message) { return field_error("documents", std::move(message)); }
 
 void append_string(bson_t* doc, const char* key, std::string_view value) {
   bson_append_utf8(doc, key, -1, value.data(), static_cast<int>(value.size()));
@@ -123,8 +123,7 @@ Result<BsonDoc> selection_filter(std::string_view ns, std::string_view collectio
   append_string(f, "state", state_value(state));
   if (scope.owner) append_string(f, "owner", *scope.owner);
   if (const auto* c = key_condition(match); c != nullptr && !append_key_condition(f, *c)) {
-    return Status::validation("a _key condition cannot be converted to BSON",
-                              json{{"field", "match"}});
+    return field_error("match", "a _key condition cannot be converted to BSON");
   }
   // The user's keys all start with "doc." (or are "$and"), so they never meet the ones above.
   bson_concat(f, user->get());
@@ -146,8 +145,8 @@ Result<BsonDoc> record_sort(const std::vector<query::SortKey>& keys) {
     if (field.find('\0') != std::string::npos ||
         !bson_append_int32(sort.get(), field.c_str(), static_cast<int>(field.size()),
                            key.descending ? -1 : 1)) {
-      return Status::validation("a sort key cannot be converted to BSON",
-                                json{{"field", "sort"}, {"value", key.path.text}});
+      return field_error("sort", "a sort key cannot be converted to BSON",
+                         {{"value", key.path.text}});
     }
   }
   if (!seen.contains("_id")) BSON_APPEND_INT32(sort.get(), "_id", order.back().descending ? -1 : 1);

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "log/log.hpp"
+#include "opbase/field_error.hpp"
 #include "opbase/internal/find_answer.hpp"
 #include "opbase/internal/store_codec.hpp"
 #include "store/sqlite/sqlite_columns.hpp"
@@ -247,7 +248,7 @@ Status SqliteProjectStore::store_change(Connection& db, std::string_view ns,
   // moves `_key` is refused rather than leaving the column and the document apart.
   const auto it = doc.find("_key");
   if (it == doc.end() || !it->is_string() || it->get_ref<const std::string&>() != row.key) {
-    return Status::validation("a change cannot alter _key", {{"field", "_key"}});
+    return field_error("_key", "a change cannot alter _key");
   }
   if (Status s = run(db, "UPDATE documents SET doc = ?, owner = ?, created = ? WHERE id = ?",
                      {doc.dump(), owner_bind(doc), created_bind(doc), row.id});

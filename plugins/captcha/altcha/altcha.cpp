@@ -5,6 +5,7 @@
 
 #include "opbase/base64.hpp"
 #include "opbase/crypto.hpp"
+#include "opbase/field_error.hpp"
 
 namespace opbase::captcha {
 namespace {
@@ -16,7 +17,7 @@ constexpr size_t kMaxPayloadBytes = 4096;
 constexpr std::string_view kExpiresParam = "expires=";
 
 Status refused(std::string_view reason, std::string message) {
-  return Status::validation(std::move(message), {{"field", "captcha"}, {"reason", reason}});
+  return field_error("captcha", std::move(message), {{"reason", reason}});
 }
 
 }  // namespace

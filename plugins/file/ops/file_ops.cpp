@@ -2,6 +2,7 @@
 
 #include "housekeeping/file_purge.hpp"
 #include "opbase/crypto.hpp"
+#include "opbase/field_error.hpp"
 #include "opbase/hex.hpp"
 #include "opbase/iso_time.hpp"
 #include "opbase/store_access.hpp"
@@ -21,7 +22,7 @@ constexpr size_t kMaxReason = 1024;
 // The same answer for a file that does not exist and one the caller may not reach, so keys
 // cannot be probed.
 Status no_such_file() {
-  return Status::validation("no file with this _key", {{"field", "_key"}, {"reason", "not_found"}});
+  return field_error("_key", "no file with this _key", {{"reason", "not_found"}});
 }
 
 Status upload_refused(std::string message, std::string_view reason, json extra = json::object()) {
@@ -158,8 +159,7 @@ Result<Reply> FileOps::report_upload_failure(const Request& request) const {
   if (reason == request.body.end() || !reason->is_string() ||
       reason->get_ref<const std::string&>().empty() ||
       reason->get_ref<const std::string&>().size() > kMaxReason) {
-    return Status::validation("reason must be a text of 1 to 1024 bytes",
-                              {{"field", "reason"}, {"reason", "type"}});
+    return field_error("reason", "reason must be a text of 1 to 1024 bytes", {{"reason", "type"}});
   }
   auto stored = reachable(request, /*change=*/true);
   if (!stored) return stored.status();

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "opbase/crypto.hpp"
+#include "opbase/field_error.hpp"
 #include "opbase/hex.hpp"
 
 namespace opbase::file {
@@ -28,7 +29,7 @@ constexpr std::array<std::string_view, 6> kPresignParams = {
     "X-Amz-Expires",   "X-Amz-SignedHeaders", "X-Amz-Signature"};
 
 Status refuse(std::string_view field, std::string message) {
-  return Status::validation(std::move(message), {{"field", field}});
+  return field_error(field, std::move(message));
 }
 
 char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
