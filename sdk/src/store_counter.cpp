@@ -55,6 +55,29 @@ Status StoreCounter::count(std::string_view project, std::string_view key,
   return busy;
 }
 
+StoreCounter::Update StoreCounter::within(const std::vector<Ceiling>& ceilings) {
+  Update update{json::object(), added(ceilings)};
+  for (const Ceiling& c : ceilings) {
+    if (c.limit > 0) update.match[c.field + ":$lte"] = c.limit - c.amount;
+  }
+  return update;
+}
+
+const StoreCounter::Ceiling* StoreCounter::passed(const json* document,
+                                                  const std::vector<Ceiling>& ceilings) {
+  for (const Ceiling& c : ceilings) {
+    const int64_t held = document ? document->value(c.field, int64_t{0}) : 0;
+    if (c.limit > 0 && held + c.amount > c.limit) return &c;
+  }
+  return nullptr;
+}
+
+store::Change StoreCounter::added(const std::vector<Ceiling>& ceilings, int64_t times) {
+  store::Change change;
+  for (const Ceiling& c : ceilings) change.inc[c.field] = times * c.amount;
+  return change;
+}
+
 void StoreCounter::adjust(std::string_view project, std::string_view key, store::Change change,
                           json match) const {
   (void)update_where(store_, project, collection_, with_key(std::move(match), key),

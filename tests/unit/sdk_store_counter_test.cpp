@@ -145,5 +145,48 @@ TEST_F(StoreCounterTest, ASweptCountComesBackOnTheNextEvent) {
   EXPECT_EQ(used(), kMost);
 }
 
+// Two counts under ceilings, as the quotas keep them: 2 events and 10 units at most.
+TEST_F(StoreCounterTest, CeilingsKeepEveryCountWithinItsLimit) {
+  auto charge = [this](int64_t units) {
+    const std::vector<StoreCounter::Ceiling> counts = {{"events", 1, 2}, {"units", units, 10}};
+    return counter_.count(
+        kProject, "two", {StoreCounter::within(counts)},
+        [&](const json* doc) {
+          if (const StoreCounter::Ceiling* full = StoreCounter::passed(doc, counts)) {
+            return StoreCounter::Next::refuse(Status(code::kQuotaExceeded, full->field));
+          }
+          if (doc) return StoreCounter::Next::again();
+          return StoreCounter::Next::insert(
+              {{"_userkey", nullptr}, {"events", 1}, {"units", units}});
+        },
+        kBusy);
+  };
+  EXPECT_EQ(charge(11).message(), "units");  // over the ceiling even as the first event
+  EXPECT_TRUE(charge(6).is_ok());
+  EXPECT_EQ(charge(5).message(), "units");   // 6 + 5 > 10
+  EXPECT_TRUE(charge(4).is_ok());            // 6 + 4 = 10: exactly the ceiling
+  EXPECT_EQ(charge(0).message(), "events");  // a third event
+  auto found = find_by_key(store_, kProject, kCollection, "two");
+  ASSERT_TRUE(found.is_ok() && *found);
+  EXPECT_EQ((**found)["events"], 2);
+  EXPECT_EQ((**found)["units"], 10);
+  // Taking one back frees its room under both.
+  counter_.adjust(kProject, "two", StoreCounter::added({{"events", 1, 2}, {"units", 4, 10}}, -1));
+  EXPECT_TRUE(charge(4).is_ok());
+}
+
+TEST(StoreCounterCeilings, ANoLimitCeilingIsCountedButNeverFull) {
+  const std::vector<StoreCounter::Ceiling> counts = {{"a", 3, 0}, {"b", 1, 5}};
+  const StoreCounter::Update update = StoreCounter::within(counts);
+  EXPECT_EQ(update.match, (json{{"b:$lte", 4}}));
+  EXPECT_EQ(update.change.inc.at("a"), 3);
+  EXPECT_EQ(update.change.inc.at("b"), 1);
+  const json doc = {{"a", 1'000'000}, {"b", 4}};
+  EXPECT_EQ(StoreCounter::passed(&doc, counts), nullptr);
+  const json full = {{"b", 5}};
+  ASSERT_NE(StoreCounter::passed(&full, counts), nullptr);
+  EXPECT_EQ(StoreCounter::passed(&full, counts)->field, "b");
+}
+
 }  // namespace
 }  // namespace opbase

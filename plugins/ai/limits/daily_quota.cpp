@@ -31,19 +31,9 @@ std::string key_of(std::string_view user, int64_t now_ms) {
   return "d" + day + "_" + std::string(user);
 }
 
-// The match of a document with room for one more call of `code_points`.
-json room_for(int64_t code_points, const DailyLimits& limits) {
-  json match = json::object();
-  if (limits.calls > 0) match["calls:$lt"] = limits.calls;
-  if (limits.code_points > 0) match["code_points:$lte"] = limits.code_points - code_points;
-  return match;
-}
-
-store::Change counted(int64_t calls, int64_t code_points) {
-  store::Change change;
-  change.inc["calls"] = calls;
-  change.inc["code_points"] = code_points;
-  return change;
+// One call of `code_points` under the day's two limits.
+std::vector<StoreCounter::Ceiling> ceilings(int64_t code_points, const DailyLimits& limits) {
+  return {{"calls", 1, limits.calls}, {"code_points", code_points, limits.code_points}};
 }
 
 Status exceeded(std::string_view quota, int64_t limit, int64_t used, int64_t now_ms) {
@@ -58,17 +48,11 @@ Status exceeded(std::string_view quota, int64_t limit, int64_t used, int64_t now
            {"retry_after", retry_after}}};
 }
 
-// Which count a call of `code_points` would pass, given the day's document (or none yet).
-Status refusal(const json* day, int64_t code_points, const DailyLimits& limits, int64_t now_ms) {
-  const int64_t calls = day ? day->value("calls", int64_t{0}) : 0;
-  const int64_t points = day ? day->value("code_points", int64_t{0}) : 0;
-  if (limits.calls > 0 && calls >= limits.calls) {
-    return exceeded("calls_per_day", limits.calls, calls, now_ms);
-  }
-  if (limits.code_points > 0 && points + code_points > limits.code_points) {
-    return exceeded("code_points_per_day", limits.code_points, points, now_ms);
-  }
-  return Status::ok();
+// The refusal naming the count a call would pass, given the day's document (or none yet).
+Status refusal(const StoreCounter::Ceiling& full, const json* day, int64_t now_ms) {
+  const int64_t used = day ? day->value(full.field, int64_t{0}) : 0;
+  return exceeded(full.field == "calls" ? "calls_per_day" : "code_points_per_day", full.limit, used,
+                  now_ms);
 }
 
 }  // namespace
@@ -76,9 +60,10 @@ Status refusal(const json* day, int64_t code_points, const DailyLimits& limits, 
 Status DailyQuota::charge(std::string_view project, std::string_view user, int64_t code_points,
                           const DailyLimits& limits, int64_t now_ms) const {
   if (off(limits)) return Status::ok();
+  const std::vector<StoreCounter::Ceiling> counts = ceilings(code_points, limits);
   auto decide = [&](const json* day) {
-    if (Status refused = refusal(day, code_points, limits, now_ms); !refused) {
-      return StoreCounter::Next::refuse(std::move(refused));
+    if (const StoreCounter::Ceiling* full = StoreCounter::passed(day, counts)) {
+      return StoreCounter::Next::refuse(refusal(*full, day, now_ms));
     }
     if (day) return StoreCounter::Next::again();  // room came back in between (a refund)
     return StoreCounter::Next::insert({{"_userkey", user},
@@ -90,14 +75,15 @@ Status DailyQuota::charge(std::string_view project, std::string_view user, int64
   // Still racing: refusing is the safe answer, and the client may simply try again.
   const Status busy(code::kRateLimitExceeded, "too many AI calls at once; try again",
                     {{"retry_after", 1}});
-  return counter_.count(project, key_of(user, now_ms),
-                        {{room_for(code_points, limits), counted(1, code_points)}}, decide, busy);
+  return counter_.count(project, key_of(user, now_ms), {StoreCounter::within(counts)}, decide,
+                        busy);
 }
 
 void DailyQuota::refund(std::string_view project, std::string_view user, int64_t code_points,
                         const DailyLimits& limits, int64_t charged_ms) const {
   if (off(limits)) return;
-  counter_.adjust(project, key_of(user, charged_ms), counted(-1, -code_points));
+  counter_.adjust(project, key_of(user, charged_ms),
+                  StoreCounter::added(ceilings(code_points, limits), -1));
 }
 
 Status DailyQuota::sweep_past_days(std::string_view project, int64_t now_ms) const {

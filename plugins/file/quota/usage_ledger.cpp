@@ -16,18 +16,9 @@ using nlohmann::json;
 // Keys are unique across the whole store, not per collection: the user's own key is taken.
 std::string key_of(std::string_view user) { return "fu_" + std::string(user); }
 
-json room_for(int64_t bytes, const UsageLimits& limits) {
-  json match = json::object();
-  if (limits.files > 0) match["files:$lt"] = limits.files;
-  if (limits.bytes > 0) match["bytes:$lte"] = limits.bytes - bytes;
-  return match;
-}
-
-store::Change counted(int64_t bytes, int64_t files) {
-  store::Change change;
-  change.inc["bytes"] = bytes;
-  change.inc["files"] = files;
-  return change;
+// One file of `bytes` under the user's two limits.
+std::vector<StoreCounter::Ceiling> ceilings(int64_t bytes, const UsageLimits& limits) {
+  return {{"files", 1, limits.files}, {"bytes", bytes, limits.bytes}};
 }
 
 Status exceeded(std::string_view quota, int64_t limit, int64_t used) {
@@ -36,22 +27,15 @@ Status exceeded(std::string_view quota, int64_t limit, int64_t used) {
           {{"quota", quota}, {"limit", limit}, {"used", used}}};
 }
 
-// Which count a file of `bytes` would pass, given the user's document (or none yet).
-Status refusal(const json* usage, int64_t bytes, const UsageLimits& limits) {
-  const int64_t files = usage ? usage->value("files", int64_t{0}) : 0;
-  const int64_t kept = usage ? usage->value("bytes", int64_t{0}) : 0;
-  if (limits.files > 0 && files >= limits.files) return exceeded("files", limits.files, files);
-  if (limits.bytes > 0 && kept + bytes > limits.bytes) return exceeded("bytes", limits.bytes, kept);
-  return Status::ok();
-}
-
 }  // namespace
 
 Status UsageLedger::charge(std::string_view project, std::string_view user, int64_t bytes,
                            const UsageLimits& limits) const {
+  const std::vector<StoreCounter::Ceiling> counts = ceilings(bytes, limits);
   auto decide = [&](const json* usage) {
-    if (Status refused = refusal(usage, bytes, limits); !refused) {
-      return StoreCounter::Next::refuse(std::move(refused));
+    if (const StoreCounter::Ceiling* full = StoreCounter::passed(usage, counts)) {
+      const int64_t used = usage ? usage->value(full->field, int64_t{0}) : 0;
+      return StoreCounter::Next::refuse(exceeded(full->field, full->limit, used));
     }
     if (usage) return StoreCounter::Next::again();  // room came back in between
     return StoreCounter::Next::insert({{"_userkey", user}, {"bytes", bytes}, {"files", 1}});
@@ -59,13 +43,15 @@ Status UsageLedger::charge(std::string_view project, std::string_view user, int6
   // Still racing: refusing is the safe answer, and the client may simply try again.
   const Status busy(code::kRateLimitExceeded, "too many uploads at once; try again",
                     {{"retry_after", 1}});
-  return counter_.count(project, key_of(user), {{room_for(bytes, limits), counted(bytes, 1)}},
-                        decide, busy);
+  return counter_.count(project, key_of(user), {StoreCounter::within(counts)}, decide, busy);
 }
 
 void UsageLedger::release(std::string_view project, std::string_view user, int64_t bytes,
                           int64_t files) const {
-  counter_.adjust(project, key_of(user), counted(-bytes, -files));
+  store::Change change;
+  change.inc["bytes"] = -bytes;
+  change.inc["files"] = -files;
+  counter_.adjust(project, key_of(user), std::move(change));
 }
 
 }  // namespace opbase::file

@@ -58,6 +58,22 @@ class StoreCounter {
   };
   using Decide = std::function<Next(const nlohmann::json* document)>;
 
+  // The usual room: counts of several fields, each under a ceiling. `amount` is what this event
+  // adds to `field`; `limit` the most the field may hold (0 or less: no ceiling).
+  struct Ceiling {
+    std::string field;
+    int64_t amount = 0;
+    int64_t limit = 0;
+  };
+  // The update that adds each amount while every field stays within its limit.
+  static Update within(const std::vector<Ceiling>& ceilings);
+  // The first ceiling the event would pass, given the document (nullptr: none yet, all counts
+  // 0); nullptr when there is room under every one.
+  static const Ceiling* passed(const nlohmann::json* document,
+                               const std::vector<Ceiling>& ceilings);
+  // The change adding `times` each amount (-1: taking the event back).
+  static store::Change added(const std::vector<Ceiling>& ceilings, int64_t times = 1);
+
   StoreCounter(const DocumentStore& store, std::string collection)
       : store_(store), collection_(std::move(collection)) {}
 
