@@ -13,8 +13,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -932,33 +934,6 @@ void HttpServer::stop(int drain_s) {
   loop_.reset();
 }
 
-std::string HttpServer::metrics_text() const {
-  const ServerCounters& c = counters_;
-  std::string text;
-  auto family = [&text](std::string_view name, std::string_view type, std::string_view help) {
-    text.append("# HELP ").append(name).append(" ").append(help).append("\n");
-    text.append("# TYPE ").append(name).append(" ").append(type).append("\n");
-  };
-  auto sample = [&text](std::string_view series, auto value) {
-    text.append(series).append(" ").append(std::to_string(value)).append("\n");
-  };
-  family("opbase_http_connections_open", "gauge", "Client connections open now.");
-  sample("opbase_http_connections_open", c.open.load());
-  family("opbase_http_connections_total", "counter", "Client connections accepted.");
-  sample("opbase_http_connections_total", c.accepted.load());
-  family("opbase_http_refused_total", "counter", "Connections and requests refused for a limit.");
-  sample("opbase_http_refused_total{reason=\"server_full\"}", c.refused_server_full.load());
-  sample("opbase_http_refused_total{reason=\"address_full\"}", c.refused_address_full.load());
-  sample("opbase_http_refused_total{reason=\"busy\"}", c.refused_busy.load());
-  family("opbase_http_timeouts_total", "counter", "Connections closed for a deadline.");
-  sample("opbase_http_timeouts_total{phase=\"idle\"}", c.timed_out_idle.load());
-  sample("opbase_http_timeouts_total{phase=\"request\"}", c.timed_out_request.load());
-  sample("opbase_http_timeouts_total{phase=\"send\"}", c.timed_out_send.load());
-  family("opbase_http_malformed_total", "counter", "Requests refused as malformed HTTP.");
-  sample("opbase_http_malformed_total", c.malformed.load());
-  family("opbase_http_inflight_body_bytes", "gauge", "Bytes of request bodies held now.");
-  sample("opbase_http_inflight_body_bytes", c.inflight_body_bytes.load());
-  return text;
-}
+std::string HttpServer::metrics_text() const { return http::metrics_text(counters_); }
 
 }  // namespace opbase::host::http

@@ -24,48 +24,15 @@
 // Thread-safety: start() and stop() from one thread; everything else runs on the server's threads.
 #pragma once
 
-#include <atomic>
-#include <cstdint>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "http/exchange.hpp"
+#include "http/server_counters.hpp"
+#include "http/server_settings.hpp"
 #include "opbase/status.hpp"
 
 namespace opbase::host::http {
-
-struct ServerSettings {
-  std::string host = "127.0.0.1";
-  int port = 8080;
-  int threads = 64;
-  int queue = 256;
-  bool keep_alive = true;
-  int keep_alive_timeout_s = 15;
-  int max_keep_alive_requests = 0;  // 0: no limit
-  int header_timeout_s = 10;
-  int receive_timeout_s = 30;
-  int send_timeout_s = 30;
-  size_t max_header_bytes = 16384;
-  size_t max_body_bytes = 4 << 20;
-  size_t max_inflight_body_bytes = size_t{64} << 20;
-  int max_connections = 16384;
-  int max_connections_per_address = 1000;  // 0: no limit
-};
-
-// What the front counts, for /metrics.
-struct ServerCounters {
-  std::atomic<int64_t> open{0};
-  std::atomic<uint64_t> accepted{0};
-  std::atomic<uint64_t> refused_server_full{0};
-  std::atomic<uint64_t> refused_address_full{0};
-  std::atomic<uint64_t> refused_busy{0};  // queue full or body memory used up
-  std::atomic<uint64_t> timed_out_idle{0};
-  std::atomic<uint64_t> timed_out_request{0};  // head or body too slow
-  std::atomic<uint64_t> timed_out_send{0};
-  std::atomic<uint64_t> malformed{0};
-  std::atomic<int64_t> inflight_body_bytes{0};
-};
 
 class HttpServer {
  public:
