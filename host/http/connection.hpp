@@ -1,6 +1,7 @@
 // Connection: the state of one client connection of the HTTP front: what has been read and not
 // yet used, the request being received, the response being sent, and the deadline of whatever it
-// waits for. HttpServer's I/O thread and its workers take turns on it (see http_server.hpp).
+// waits for; and the bounded read of what its socket holds. HttpServer's I/O thread and its
+// workers take turns on it (see http_server.hpp).
 //
 // Thread-safety: `mu` is held by the thread acting on it; while `phase` is kWithWorker the
 // connection belongs to that worker alone.
@@ -18,6 +19,9 @@ namespace opbase::host::http {
 
 using SteadyClock = std::chrono::steady_clock;
 
+// What a read found: bytes or nothing yet (kMore), the client's end of the stream, or an error.
+enum class ReadResult { kMore, kEnd, kBroken };
+
 struct Connection {
   enum class Phase {
     kHead,        // waiting for (the rest of) a request's head; idle when `in` is empty
@@ -31,6 +35,10 @@ struct Connection {
   enum class Then { kNextRequest, kLinger, kClose };
 
   Connection(int fd, std::string address) : fd(fd), address(std::move(address)) {}
+
+  // Appends what has arrived on the socket to `in`, at most 256 KiB (kReadPerTurn) so a fast sender
+  // cannot hold the I/O thread; `got_total` (when given) gets how many when it answers kMore.
+  ReadResult read_some(size_t* got_total = nullptr);
 
   const int fd;
   const std::string address;

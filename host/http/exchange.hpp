@@ -38,6 +38,8 @@ struct Response {
 std::string response_bytes(const Response& response, bool close, bool head_only);
 // The same head alone, with `content_length` for a body sent apart (`response.body` unused).
 std::string response_head_bytes(const Response& response, uint64_t content_length, bool close);
+// The interim response a client that sent "Expect: 100-continue" waits for before its body.
+inline constexpr std::string_view kContinueBytes = "HTTP/1.1 100 Continue\r\n\r\n";
 
 // A request whose handler reads the body itself as it arrives and may write the response in
 // pieces: a file's upload or download, too large to hold in memory. The front hands it over

@@ -21,6 +21,12 @@
 // connection when it is done with it. A per-connection mutex orders the hand-back
 // with the I/O thread's deadline sweep.
 //
+// The parts, each in its own file: Epoll (the event loop's waiting and waking), Acceptor (the
+// listening socket) and ConnectionTable (the connections and their caps), RequestReader (head and
+// body), ResponseWriter (sending, keep-alive, linger), DeadlineSweep, ConnectionStream (a route's
+// streamed request) and BodyBudget. The server's loop (http_server.cpp) only passes each event to
+// its part and a whole request to the WorkQueue.
+//
 // Thread-safety: start() and stop() from one thread; everything else runs on the server's threads.
 #pragma once
 
