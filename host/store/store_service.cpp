@@ -11,6 +11,7 @@ namespace {
 using nlohmann::json;
 
 json keys_json(const store::KeysAnswer& answer) { return {{"keys", answer.keys}}; }
+json count_json(int64_t n) { return {{"count", n}}; }
 
 // Decodes with `decode`, runs `run`, shapes the answer with `shape`.
 template <typename Decode, typename Run, typename Shape>
@@ -84,10 +85,7 @@ using ObjectVerb = Result<json> (*)(ProjectStore&, std::string_view ns, const js
 Result<json> count_verb(ProjectStore& store, std::string_view ns, const json& input,
                         const StoreEventSink*) {
   return serve(
-      input, store::decode_count, [&](const auto& r) { return store.count(ns, r); },
-      [](int64_t n) {
-        return json{{"count", n}};
-      });
+      input, store::decode_count, [&](const auto& r) { return store.count(ns, r); }, count_json);
 }
 
 Result<json> update_verb(ProjectStore& store, std::string_view ns, const json& input,
@@ -128,10 +126,7 @@ Result<json> restore_verb(ProjectStore& store, std::string_view ns, const json& 
 Result<json> purge_verb(ProjectStore& store, std::string_view ns, const json& input,
                         const StoreEventSink*) {
   return serve(
-      input, store::decode_purge, [&](const auto& r) { return store.purge(ns, r); },
-      [](int64_t n) {
-        return json{{"count", n}};
-      });
+      input, store::decode_purge, [&](const auto& r) { return store.purge(ns, r); }, count_json);
 }
 
 Result<json> collection_exists_verb(ProjectStore& store, std::string_view ns, const json& input,
