@@ -4,7 +4,7 @@
 // database). Every method takes the namespace of the calling plugin: collections of different
 // namespaces never meet, while `_key` is unique across the whole project store.
 //
-// Contract every driver keeps (tests/unit/store_conformance_test.cpp checks it):
+// Contract every driver keeps (tests/unit/host/store/store_conformance_test.cpp checks it):
 //  - queries return exactly what the reference evaluator (query.hpp) returns, in the order of
 //    query::compare_for_sort over the sort keys, ties broken by `_key` in the last key's direction;
 //  - only documents in the requested state and of the request's scope are seen or changed;

@@ -10,7 +10,6 @@
 #include <map>
 #include <memory>
 
-#include "ai_settings.hpp"
 #include "limits/call_limits.hpp"
 #include "opbase/host_services.hpp"
 #include "opbase/sdk.hpp"
@@ -22,6 +21,7 @@
 #include "provider/offline_provider.hpp"
 #include "provider/provider_choice.hpp"
 #include "provider/provider_router.hpp"
+#include "settings.hpp"
 #include "text/unicode_text.hpp"
 
 namespace opbase::ai {

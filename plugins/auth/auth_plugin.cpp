@@ -5,8 +5,8 @@
 #include <memory>
 #include <utility>
 
-#include "auth_service.hpp"
 #include "opbase/sdk.hpp"
+#include "ops/auth_service.hpp"
 
 namespace {
 

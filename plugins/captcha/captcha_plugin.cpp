@@ -5,8 +5,8 @@
 #include <memory>
 
 #include "opbase/sdk.hpp"
-#include "service/captcha_service.hpp"
-#include "settings/captcha_settings.hpp"
+#include "ops/captcha_service.hpp"
+#include "settings.hpp"
 
 namespace opbase::captcha {
 namespace {

@@ -2,9 +2,9 @@
 // host), the statement form as collection.statement.
 #include <memory>
 
-#include "collection_ops.hpp"
-#include "index_ops.hpp"
 #include "opbase/sdk.hpp"
+#include "ops/collection_ops.hpp"
+#include "ops/index_ops.hpp"
 
 namespace {
 

@@ -20,10 +20,10 @@
 #include "opbase/sdk.hpp"
 #include "ops/file_admin_ops.hpp"
 #include "ops/file_ops.hpp"
+#include "quota/project_limits.hpp"
 #include "quota/usage_ledger.hpp"
 #include "routes/file_route.hpp"
-#include "settings/file_settings.hpp"
-#include "settings/project_limits.hpp"
+#include "settings.hpp"
 
 namespace opbase::file {
 namespace {

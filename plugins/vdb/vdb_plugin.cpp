@@ -17,7 +17,7 @@
 #include "ops/vdb_ops.hpp"
 #include "records/collection_catalog.hpp"
 #include "records/record_store.hpp"
-#include "settings/vdb_settings.hpp"
+#include "settings.hpp"
 #include "store_feed/store_feed.hpp"
 
 namespace opbase::vdb {

@@ -1,18 +1,18 @@
 // The webhooks plugin (docs/api.md#webhooks): keeps the document.* and user.* events of store
 // writes durably (in the writes' own transactions), turns them into an outbox of signed messages
-// per endpoint, and delivers them at least once with retries. See outbox.hpp for the guarantees
-// and delivery_workers.hpp for the threads.
+// per endpoint, and delivers them at least once with retries. See outbox/outbox.hpp for the
+// guarantees and delivery/delivery_workers.hpp for the threads.
 
 #include <memory>
 #include <opbase/document_store.hpp>
 #include <opbase/host_services.hpp>
 #include <opbase/sdk.hpp>
 
-#include "delivery_workers.hpp"
-#include "endpoints.hpp"
-#include "outbox.hpp"
-#include "webhook_ops.hpp"
-#include "webhooks_config.hpp"
+#include "delivery/delivery_workers.hpp"
+#include "endpoints/endpoints.hpp"
+#include "ops/webhook_ops.hpp"
+#include "outbox/outbox.hpp"
+#include "settings.hpp"
 
 namespace opbase::webhooks {
 namespace {

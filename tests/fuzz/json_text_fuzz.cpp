@@ -5,7 +5,7 @@
 // object (nothing when there is none): checked by parsing that text again. array_items must give,
 // for an array, as many elements as nlohmann finds, each the raw text of the element at its place.
 // string_value of a member's text must decode a string as nlohmann does.
-// A disagreement traps; add the input to tests/unit/json_text_test.cpp's table once fixed.
+// A disagreement traps; add the input to tests/unit/sdk/json_text_test.cpp's table once fixed.
 #include <cstddef>
 #include <cstdint>
 #include <iterator>

@@ -1,4 +1,4 @@
-// Fuzzes the id token parser (plugins/auth/jwt.hpp): any bytes as a token must give a Status,
+// Fuzzes the id token parser (plugins/auth/keys/jwt.hpp): any bytes as a token must give a Status,
 // never a crash, and only a token this process signed may pass. The input also drives a round
 // trip: when it is a JSON object, it is signed as claims (with an exp in the future) with an
 // ES256 and an HS256 key, and verify must give exactly those claims back, and refuse the token
@@ -10,9 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "jwt.hpp"
+#include "keys/jwt.hpp"
+#include "keys/signing_key.hpp"
 #include "opbase/base64.hpp"
-#include "signing_key.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 // list per asked entity type with non-empty texts; a non-empty translation; as many embeddings as
 // texts, all finite and of one length. Every value and message must be valid UTF-8 (dump() would
 // throw otherwise), shortened texts must fit their bound and redacted ones lack the secret.
-// A failure traps; add the input to tests/unit/ai_openai_test.cpp once fixed.
+// A failure traps; add the input to tests/unit/ai/openai/openai_test.cpp once fixed.
 #include <algorithm>
 #include <cctype>
 #include <cmath>

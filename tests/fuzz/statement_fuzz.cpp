@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "opbase/collection_name.hpp"
-#include "statement.hpp"
+#include "ops/statement.hpp"
 
 namespace {
 

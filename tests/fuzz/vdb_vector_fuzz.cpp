@@ -9,7 +9,7 @@
 // zero and within kMaxDimensions; its unit copy must have length 1; its stored form must read
 // back bit for bit; and any text read as a stored form must be exactly the bytes of that many
 // floats. A failure traps; add the input to
-// tests/unit/vdb_vector_value_test.cpp once fixed.
+// tests/unit/vdb/vectors/vector_value_test.cpp once fixed.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>

@@ -1,11 +1,12 @@
-// Fuzzes the webhook target parser (plugins/webhooks/webhook_target.hpp): any bytes must parse
-// or fail with a VALIDATION_ERROR naming the field, never crash. Whatever is accepted must be
+// Fuzzes the webhook target parser (plugins/webhooks/endpoints/webhook_target.hpp): any bytes must
+// parse or fail with a VALIDATION_ERROR naming the field, never crash. Whatever is accepted must be
 // sane and consistent: scheme http or https, a port from 1 to 65535, a host of the kind it says
 // (a DNS name of [a-z0-9_.-], an address inet_pton takes), a path starting with '/' without
 // spaces, control characters, non-ASCII bytes or '#', and text() must parse to the same parts.
 // The input's first 16 bytes also drive the address judge: an IPv4 address must be judged the
 // same bare, IPv4-mapped (::ffff:a.b.c.d) and behind NAT64 (64:ff9b::a.b.c.d).
-// A failure aborts; add the input to tests/unit/webhook_target_test.cpp's tables once fixed.
+// A failure aborts; add the input to tests/unit/webhooks/endpoints/webhook_target_test.cpp's tables
+// once fixed.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
@@ -17,7 +18,7 @@
 #include <string>
 #include <string_view>
 
-#include "webhook_target.hpp"
+#include "endpoints/webhook_target.hpp"
 
 namespace {
 

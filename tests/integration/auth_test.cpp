@@ -1,7 +1,7 @@
 // Users and authentication over HTTP (docs/api.md#users-and-authentication): the auth plugin with
 // the collection plugin on the embedded store, mails delivered over SMTP to a real server
-// (tests/mail/smtp_sink.py on python3-aiosmtpd), codes read back from the mails, id tokens
-// checked by an independent JOSE library (npm jose, tests/auth/verify_id_token.mjs), and the
+// (tests/support/smtp_sink.py on python3-aiosmtpd), codes read back from the mails, id tokens
+// checked by an independent JOSE library (npm jose, tests/support/verify_id_token.mjs), and the
 // attacks users fear: forged tokens, replayed refresh tokens, guessed codes, enumeration.
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -500,7 +500,7 @@ TEST_F(AuthHttp, JoseVerifiesTheIdTokenAgainstTheJwks) {
   ASSERT_EQ(signup(email).status, 200);
   const json tokens = signin(email, kPassword, {{"aud", "mobile"}}).data();
   const std::string script =
-      std::string(OPBASE_TEST_SOURCE_DIR) + "/tests/auth/verify_id_token.mjs";
+      std::string(OPBASE_TEST_SOURCE_DIR) + "/tests/support/verify_id_token.mjs";
   auto [rc, out] = run({"node", script, jwks_url(), tokens["id_token"], "mobile"});
   ASSERT_EQ(rc, 0) << out;
   const json verified = json::parse(out);

@@ -1,4 +1,4 @@
-// The webhooks plugin over HTTP, against a real receiver (tests/webhooks/receiver.py): the
+// The webhooks plugin over HTTP, against a real receiver (tests/support/webhook_receiver.py): the
 // configured endpoint gets every selected event of document and user ops, signed so that the
 // official Standard Webhooks library (npm standardwebhooks) verifies it; failed attempts are
 // retried with the same Webhook-Id at growing delays until the last, then the message fails;

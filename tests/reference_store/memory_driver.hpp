@@ -1,7 +1,7 @@
 // The memory driver: the reference DocumentStore, built only on the query evaluator of query.hpp
 // (matches, compare_for_sort) and the change semantics of store.hpp (apply_change). It is the
-// oracle the conformance suite (tests/unit/store_conformance_test.cpp) holds the sqlite and
-// mongodb drivers to, so it favours obviousness over speed: every call scans the project's
+// oracle the conformance suite (tests/unit/host/store/store_conformance_test.cpp) holds the sqlite
+// and mongodb drivers to, so it favours obviousness over speed: every call scans the project's
 // documents. Tests only; not selectable in the configuration. Nothing is durable.
 //
 // Orders the contract leaves to the driver, fixed here so every driver returns alike:

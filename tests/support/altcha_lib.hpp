@@ -1,4 +1,4 @@
-// altcha_lib: runs tests/captcha/altcha_lib.mjs (npm altcha-lib, an independent implementation
+// altcha_lib: runs tests/support/altcha_lib.mjs (npm altcha-lib, an independent implementation
 // of the ALTCHA format) with `args`, for tests that check the captcha plugin against it. Its
 // printed line, without the newline; *exit_code gets the script's exit code.
 #pragma once
@@ -17,7 +17,7 @@ inline std::string altcha_lib(std::vector<std::string> args, int* exit_code) {
   const TempDir dir("opbase-altcha");
   const std::string output = dir.path() + "/out.txt";
   args.insert(args.begin(),
-              {"node", std::string(OPBASE_TEST_SOURCE_DIR) + "/tests/captcha/altcha_lib.mjs"});
+              {"node", std::string(OPBASE_TEST_SOURCE_DIR) + "/tests/support/altcha_lib.mjs"});
   *exit_code = run_to_file(args, output, std::chrono::seconds(60));
   std::string text = file_text(output);
   while (!text.empty() && text.back() == '\n') text.pop_back();

@@ -1,6 +1,7 @@
-// ChildServer: a helper server the tests run in a child process (the Python servers of
-// tests/mail and tests/mongo). The child writes "PORT <n>" as its first line on stdout and stops
-// when its stdin closes; the destructor closes it and waits, killing the child after the grace.
+// ChildServer: a helper server the tests run in a child process (the Python servers of this
+// folder: smtp_sink.py, mock_mongod.py, webhook_receiver.py). The child writes "PORT <n>" as
+// its first line on stdout and stops when its stdin closes; the destructor closes it and waits,
+// killing the child after the grace.
 //
 //   ChildServer sink({"/usr/bin/python3", script, "--dir", dir});
 //   if (sink.port() <= 0) GTEST_SKIP() << "the sink did not start";

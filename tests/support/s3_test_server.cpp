@@ -50,10 +50,10 @@ S3TestServer::S3TestServer() {
   }
   directory_ = dir_->path();
   server_ = std::make_unique<ChildServer>(
-      std::vector<std::string>{node, source + "/tests/files/s3_server.js", directory_});
+      std::vector<std::string>{node, source + "/tests/support/s3_server.js", directory_});
   if (server_->port() <= 0) {
     problem_ =
-        "s3rver (node tests/files/s3_server.js) did not start: see its message on standard "
+        "s3rver (node tests/support/s3_server.js) did not start: see its message on standard "
         "error; packaging/deps.sh installs Node.js and tests/node_modules";
   }
 }

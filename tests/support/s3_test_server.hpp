@@ -1,5 +1,5 @@
 // S3TestServer: the one way tests start the S3-compatible store of the file plugin's S3 tests:
-// s3rver (tests/files/s3_server.js on npm @20minutes/s3rver, which checks Signature Version 4 as
+// s3rver (tests/support/s3_server.js on npm @20minutes/s3rver, which checks Signature Version 4 as
 // S3 does) in a child process, through ChildServer, on 127.0.0.1, a free port and a fresh
 // temporary folder of its own, with one bucket (kBucket) and fixed credentials. The store stops
 // and its folder is removed when the object goes.

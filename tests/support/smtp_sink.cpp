@@ -36,7 +36,7 @@ std::vector<json> SmtpSink::messages() const {
 
 std::vector<std::string> SmtpSink::arguments(const SinkOptions& options) const {
   std::vector<std::string> args = {
-      kSystemPython, std::string(OPBASE_TEST_SOURCE_DIR) + "/tests/mail/smtp_sink.py",
+      kSystemPython, std::string(OPBASE_TEST_SOURCE_DIR) + "/tests/support/smtp_sink.py",
       "--dir",       dir_.path(),
       "--lifetime",  "120"};
   if (!options.user.empty()) {

@@ -1,4 +1,4 @@
-// SmtpSink: a real SMTP server for tests (tests/mail/smtp_sink.py on Debian's python3-aiosmtpd)
+// SmtpSink: a real SMTP server for tests (tests/support/smtp_sink.py on Debian's python3-aiosmtpd)
 // in a child process. It decodes every message with Python's email package and stores it as
 // JSON, so a test reads what a mail reader would; STARTTLS uses test_certificate().
 //

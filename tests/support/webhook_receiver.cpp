@@ -113,7 +113,7 @@ bool WebhookReceiver::start(const ReceiverOptions& options) {
   const ReceiverBehaviour& b = options.behaviour;
   server_ = std::make_unique<ChildServer>(
       std::vector<std::string>{
-          kSystemPython, std::string(OPBASE_TEST_SOURCE_DIR) + "/tests/webhooks/receiver.py",
+          kSystemPython, std::string(OPBASE_TEST_SOURCE_DIR) + "/tests/support/webhook_receiver.py",
           "--fail-first", std::to_string(b.fail_first), "--fail-status",
           std::to_string(b.fail_status), "--status", std::to_string(b.status), "--sleep-ms",
           std::to_string(b.sleep_ms), "--close-first", std::to_string(b.close_first), "--lifetime",
@@ -177,7 +177,7 @@ VerifierResult verify_signatures(const std::string& secret,
   std::ofstream(input) << entries.dump();
   const std::string output = dir.path() + "/output";
   result.exit_code = run_to_file(
-      {"node", std::string(OPBASE_TEST_SOURCE_DIR) + "/tests/webhooks/verify_signatures.mjs",
+      {"node", std::string(OPBASE_TEST_SOURCE_DIR) + "/tests/support/verify_webhook_signatures.mjs",
        input},
       output, std::chrono::seconds(60));
   std::stringstream text;

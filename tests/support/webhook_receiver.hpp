@@ -1,10 +1,10 @@
-// WebhookReceiver: a real HTTP receiver for webhook deliveries (tests/webhooks/receiver.py on
-// /usr/bin/python3's http.server) in a child process. It records every request to a path other
+// WebhookReceiver: a real HTTP receiver for webhook deliveries (tests/support/webhook_receiver.py
+// on /usr/bin/python3's http.server) in a child process. It records every request to a path other
 // than its control paths (/_control*, /_deliveries) with its headers and raw body, and responds as
 // its behaviour says: fail the first attempts of each Webhook-Id, answer one status to all, sleep
 // before responding, or drop the connection without a response. verify_signatures() checks what it
-// recorded with the official Standard Webhooks library (tests/webhooks/verify_signatures.mjs on
-// npm standardwebhooks), independently of opbase's own signing code.
+// recorded with the official Standard Webhooks library (tests/support/verify_webhook_signatures.mjs
+// on npm standardwebhooks), independently of opbase's own signing code.
 //
 //   WebhookReceiver receiver({.behaviour = {.fail_first = 2}});
 //   ... configure an endpoint with receiver.url("/hook") and cause an event ...
@@ -101,7 +101,7 @@ class WebhookReceiver {
   std::unique_ptr<ChildServer> server_;
 };
 
-// The outcome of tests/webhooks/verify_signatures.mjs run with node.
+// The outcome of tests/support/verify_webhook_signatures.mjs run with node.
 struct VerifierResult {
   int exit_code = -1;  // 0: every delivery verified; 1: one failed; 2: unusable input; -1: no run
   std::vector<std::string> lines;  // per delivery, in order: "ok" or "FAIL <reason>"

@@ -2,7 +2,7 @@
 """The webhook benchmarks' helpers (stdlib only; any python3 runs this file).
 
   webhook_bench.py receiver <name> [<sleep ms>]
-        starts tests/webhooks/receiver.py (under /usr/bin/python3) in the background, answering
+        starts tests/support/webhook_receiver.py (under /usr/bin/python3) in the background, answering
         every delivery 200 after <sleep ms> (default 0); writes BENCH_STATE_DIR/<name>.port and
         <name>.pid (bench/run.sh stops it at the end) and waits until it listens.
   webhook_bench.py endpoint <name> <event type>
@@ -31,7 +31,7 @@ import bench_api  # noqa: E402  (the shared API client, next to this file)
 
 STATE = os.environ["BENCH_STATE_DIR"]
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-RECEIVER = os.path.join(ROOT, "tests", "webhooks", "receiver.py")
+RECEIVER = os.path.join(ROOT, "tests", "support", "webhook_receiver.py")
 USER = "hooks"
 
 

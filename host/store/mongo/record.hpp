@@ -1,6 +1,7 @@
 // The layout of the mongodb driver's data in a project's database, and the commands that address
 // it: pure functions over values, no server, so the layout is tested down to the BSON text
-// (tests/unit/mongo_driver_test.cpp). Nothing here throws (other than std::bad_alloc).
+// (tests/unit/host/store/mongo/mongo_driver_test.cpp). Nothing here throws (other than
+// std::bad_alloc).
 //
 // Collection `documents` holds one record per document of every plugin namespace:
 //   {_id: <_key>, ns, collection, owner: <_userkey> | null, state: "active" | "deleted" |

@@ -27,7 +27,7 @@
 #include "backends/file_backend.hpp"
 #include "s3/s3_client.hpp"
 #include "s3/sigv4.hpp"
-#include "settings/file_settings.hpp"
+#include "settings.hpp"
 
 namespace opbase::file {
 

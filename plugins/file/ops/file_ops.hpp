@@ -19,9 +19,9 @@
 #include "opbase/document_store.hpp"
 #include "opbase/host.hpp"
 #include "opbase/op.hpp"
+#include "quota/project_limits.hpp"
 #include "quota/usage_ledger.hpp"
-#include "settings/file_settings.hpp"
-#include "settings/project_limits.hpp"
+#include "settings.hpp"
 
 namespace opbase::file {
 

@@ -18,7 +18,7 @@
 #include "opbase/host.hpp"
 #include "opbase/project_secret.hpp"
 #include "opbase/route.hpp"
-#include "settings/file_settings.hpp"
+#include "settings.hpp"
 #include "urls/signed_url.hpp"
 
 namespace opbase::file {

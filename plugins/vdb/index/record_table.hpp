@@ -9,7 +9,7 @@
 // processor's cache and reading them all bounds the search (8 ms for 100,000 of 1,536
 // dimensions), so it reads the sign codes first and compares int8 codes only for the best 3 %
 // of those scores (at least kWholeScan): about 2.5 ms for 100,000, with the true best 10 found
-// 0.97 of the time even on random vectors (tests/unit/vdb_record_table_test.cpp). A filter is
+// 0.97 of the time even on random vectors (tests/unit/vdb/index/record_table_test.cpp). A filter is
 // tested on that shortlist; when fewer than `limit` of it match, every record is tested and scored
 // by its int8 code, so `limit` results come back whenever that many records match.
 //

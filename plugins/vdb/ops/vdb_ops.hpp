@@ -12,7 +12,7 @@
 #include "ops/embedder.hpp"
 #include "records/collection_catalog.hpp"
 #include "records/record_store.hpp"
-#include "settings/vdb_settings.hpp"
+#include "settings.hpp"
 
 namespace opbase::vdb {
 

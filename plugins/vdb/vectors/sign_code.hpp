@@ -7,8 +7,8 @@
 // The query keeps more than its signs (SignQuery): each component on 16 levels, so a record's
 // score estimates its cosine with the query from the record's signs alone. On random unit
 // vectors of 1,536 dimensions the true best 10 of 20,000 rank within the best 4 % of these
-// scores 0.94 of the time (tests/unit/vdb_sign_code_test.cpp). With the query's signs alone (a
-// Hamming distance, cheaper) it was 0.83 of 100,000 when this was chosen, against 0.98.
+// scores 0.94 of the time (tests/unit/vdb/vectors/sign_code_test.cpp). With the query's signs alone
+// (a Hamming distance, cheaper) it was 0.83 of 100,000 when this was chosen, against 0.98.
 //
 // Thread-safety: pure functions; a SignQuery is immutable once made.
 #pragma once

@@ -4,8 +4,8 @@
 // heap). The daemon checks every JSON text a plugin hands it; nlohmann's lexer costs ~100
 // instructions a byte, this a few.
 //
-// nlohmann's rules, kept here on purpose so the two never disagree (tests/unit/json_text_test.cpp
-// and tests/fuzz/json_text_fuzz.cpp check it):
+// nlohmann's rules, kept here on purpose so the two never disagree
+// (tests/unit/sdk/json_text_test.cpp and tests/fuzz/json_text_fuzz.cpp check it):
 // - one value, with optional " \t\n\r" around it; an empty or all-blank text is refused;
 // - a UTF-8 BOM (EF BB BF) is skipped at the very start only (not after whitespace);
 // - a NUL byte anywhere is refused. This is the one deliberate difference: nlohmann takes a NUL
