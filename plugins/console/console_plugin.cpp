@@ -1,47 +1,39 @@
 // The console plugin (docs/operations.md#the-management-console): the management console's page,
 // served from this daemon at /console/ (serving/), and console.audit.list, the audit log for
-// administrators. The page is one more client of the API: it signs in like any app and calls the
-// administrators' ops with the token it keeps in memory.
-//   console.enabled     false: no /console/ route (404) and no op; default true
-//   console.assets_dir  the page's files; default: console-assets beside console.so (a build
-//                       tree), else share/opbase/console of the install console.so is in
+// administrators (ops/audit_ops.hpp). The page is one more client of the API: it signs in like
+// any app and calls the administrators' ops with the token it keeps in memory. Its keys:
+// settings.hpp.
 #include <filesystem>
 #include <memory>
 
-#include "opbase/admin_paging.hpp"
-#include "opbase/host_services.hpp"
 #include "opbase/plugin_files.hpp"
 #include "opbase/sdk.hpp"
+#include "ops/audit_ops.hpp"
 #include "serving/asset_answer.hpp"
 #include "serving/asset_folder.hpp"
+#include "settings.hpp"
 
 namespace opbase::console {
 namespace {
 
-using nlohmann::json;
-
 class ConsolePlugin final : public Plugin {
  public:
   Status init(Registrar& r) override {
-    const std::string enabled = host().config_or("console.enabled", "true");
-    if (enabled != "true" && enabled != "false") {
-      return Status::validation("console.enabled must be true or false",
-                                {{"key", "console.enabled"}});
-    }
-    if (enabled == "false") {
+    auto settings = ConsoleSettings::from(host());
+    if (!settings) return settings.status();
+    if (!settings->enabled) {
       host().info("console.enabled = false: the management console is not served");
       return Status::ok();
     }
-    const std::string configured = host().config_or("console.assets_dir", "");
     auto assets = AssetFolder::load(
-        configured.empty()
+        settings->assets_dir.empty()
             ? folder_beside_plugin("console-assets", installed_data_folder("console"))
-            : std::filesystem::path(configured));
+            : std::filesystem::path(settings->assets_dir));
     if (!assets) return assets.status();
     assets_ = std::make_unique<AssetFolder>(std::move(*assets));
     r.route("/console/", [this](RouteCall& call) { serve(call); });
     r.op("console.audit.list", Access::kAdmin,
-         [this](const Request& request) { return audit_list(request); });
+         [this](const Request& request) { return audit_list(host(), request); });
     return r.status();
   }
 
@@ -50,15 +42,6 @@ class ConsolePlugin final : public Plugin {
     const AssetAnswer answer =
         answer_asset(*assets_, call.method(), call.target(), call.header("If-None-Match"));
     (void)call.respond(answer.status, answer.content_type, answer.body, answer.headers);
-  }
-
-  // The project's audit log, newest first: {limit, offset} → the entries, meta.total.
-  Result<Reply> audit_list(const Request& request) const {
-    auto paging = AdminPaging::from(request.body);
-    if (!paging) return paging.status();
-    auto page = list_audit(host(), request.project_id, paging->limit, paging->offset);
-    if (!page) return page.status();
-    return Reply(std::move(page->entries)).with_meta({{"total", page->total}});
   }
 
   std::unique_ptr<AssetFolder> assets_;

@@ -7,13 +7,11 @@
 
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <set>
 
-#include "backends/local_backend.hpp"
-#include "backends/s3_backend.hpp"
+#include "backends/backend_choice.hpp"
 #include "housekeeping/file_purge.hpp"
-#include "local/local_folder.hpp"
+#include "housekeeping/purge_round.hpp"
 #include "opbase/background_worker.hpp"
 #include "opbase/host_services.hpp"
 #include "opbase/project_secret.hpp"
@@ -24,6 +22,7 @@
 #include "quota/usage_ledger.hpp"
 #include "routes/file_route.hpp"
 #include "settings.hpp"
+#include "urls/base_url.hpp"
 
 namespace opbase::file {
 namespace {
@@ -45,7 +44,11 @@ class FilePlugin final : public Plugin {
     // Keys are unique across the whole store: this one names its plugin.
     secrets_ = std::make_unique<ProjectSecret>(*store_, "file_keys", "file_url_secret");
     ledger_ = std::make_unique<UsageLedger>(*store_);
-    if (Status made = make_backend(); !made) return made;
+    base_url_ = std::make_unique<BaseUrl>(host(), settings_.public_url);
+    auto chosen = choose_backend(host(), settings_, *secrets_, [this] { return base_url_->get(); });
+    if (!chosen) return chosen.status();
+    folder_ = std::move(chosen->folder);
+    backend_ = std::move(chosen->backend);
     auto projects = list_projects();
     if (!projects) return projects.status();
     projects_ = *projects;
@@ -53,13 +56,13 @@ class FilePlugin final : public Plugin {
                                          settings_.upload_url_ttl_s);
     limits_ = std::make_unique<ProjectLimits>(*store_, settings_);
     ops_ = std::make_unique<FileOps>(host(), settings_, *store_, *backend_, *ledger_, *limits_,
-                                     [this] { return base_url(); });
+                                     [this] { return base_url_->get(); });
     route_ = std::make_unique<FileRoute>(host(), settings_, *store_, *secrets_, folder_.get(),
                                          *backend_, projects_);
     register_all(r);
     if (Status s = r.status(); !s) return s;
     purger_ = std::make_unique<BackgroundWorker>("file-purge", [this] {
-      purge_all();
+      purge_round(host(), *purge_, projects_);
       return std::chrono::milliseconds(settings_.purge_interval_s * 1000);
     });
     return Status::ok();
@@ -70,18 +73,6 @@ class FilePlugin final : public Plugin {
   }
 
  private:
-  Status make_backend() {
-    if (settings_.backend == FileSettings::Backend::kS3) {
-      backend_ =
-          std::make_unique<S3Backend>(settings_.s3, [this] { return host().now_ms() / 1000; });
-      return Status::ok();
-    }
-    folder_ = std::make_unique<LocalFolder>(host().config_or("storage.path", "data") + "/files");
-    if (Status prepared = folder_->prepare(); !prepared) return prepared;
-    backend_ = std::make_unique<LocalBackend>(*folder_, *secrets_, [this] { return base_url(); });
-    return Status::ok();
-  }
-
   void register_all(Registrar& r) {
     using Op = Result<Reply> (FileOps::*)(const Request&) const;
     // Finalize, failure and delete may wait on the object store: they run on the lane.
@@ -126,41 +117,10 @@ class FilePlugin final : public Plugin {
     return std::set<std::string, std::less<>>(listed->begin(), listed->end());
   }
 
-  // files.public_url, or the address the daemon listens on, asked once it does.
-  Result<std::string> base_url() const {
-    if (!settings_.public_url.empty()) return settings_.public_url;
-    const std::lock_guard lock(base_url_mutex_);
-    if (listening_url_.empty()) {
-      auto answer = server_url(host());
-      if (!answer) return answer.status();
-      listening_url_ = std::move(*answer);
-    }
-    return listening_url_;
-  }
-
-  void purge_all() const {
-    for (const std::string& project : projects_) {
-      auto purged = purge_->run(project, host().now_ms());
-      if (!purged) {
-        host().warn("file: purging project " + project + ": " + purged.status().message());
-        continue;
-      }
-      host().count("stale_uploads_purged_total", static_cast<double>(purged->stale_uploads));
-      if (!purged->removal_failure) {
-        host().warn("file: project " + project + ": removing a deleted file's bytes: " +
-                    purged->removal_failure.message() + " (tried again next round)");
-      }
-      if (purged->stale_uploads > 0 || purged->deleted_files > 0) {
-        host().info("file: project " + project + ": " + std::to_string(purged->stale_uploads) +
-                    " stale uploads dropped, " + std::to_string(purged->deleted_files) +
-                    " removals finished");
-      }
-    }
-  }
-
   FileSettings settings_;
   std::unique_ptr<DocumentStore> store_;
   std::unique_ptr<ProjectSecret> secrets_;
+  std::unique_ptr<BaseUrl> base_url_;
   std::unique_ptr<UsageLedger> ledger_;
   std::unique_ptr<ProjectLimits> limits_;
   std::unique_ptr<LocalFolder> folder_;  // the local backend's; null on s3
@@ -170,9 +130,6 @@ class FilePlugin final : public Plugin {
   std::unique_ptr<FileOps> ops_;
   std::unique_ptr<FileAdminOps> admin_ops_;
   std::unique_ptr<FileRoute> route_;
-
-  mutable std::mutex base_url_mutex_;
-  mutable std::string listening_url_;
   std::unique_ptr<BackgroundWorker> purger_;  // last: its rounds use everything above
 };
 

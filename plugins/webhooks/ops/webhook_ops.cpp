@@ -69,23 +69,6 @@ json message_view(const json& doc) {
 
 }  // namespace
 
-void WebhookOps::register_ops(Registrar& r) {
-  const std::pair<const char*, Result<Reply> (WebhookOps::*)(const Request&) const> ops[] = {
-      {"webhooks.endpoint.create", &WebhookOps::create_endpoint},
-      {"webhooks.endpoint.update", &WebhookOps::update_endpoint},
-      {"webhooks.endpoint.delete", &WebhookOps::delete_endpoint},
-      {"webhooks.endpoint.list", &WebhookOps::list_endpoints},
-      {"webhooks.endpoint.rotate_secret", &WebhookOps::rotate_secret},
-      {"webhooks.message.list", &WebhookOps::list_messages},
-      {"webhooks.message.resend", &WebhookOps::resend_message}};
-  for (const auto& entry : ops) {
-    // A copy, not the structured binding: clang 14 cannot capture those.
-    const auto handler = entry.second;
-    r.op(entry.first, Access::kAdmin,
-         [this, handler](const Request& req) { return (this->*handler)(req); });
-  }
-}
-
 Result<json> WebhookOps::endpoint_fields(const json& body, bool creating) const {
   json fields = json::object();
   if (const auto url = body.find("url"); url != body.end()) {

@@ -22,8 +22,6 @@ class WebhookOps {
              const Outbox& outbox, DeliveryWorkers& workers)
       : host_(host), config_(config), endpoints_(endpoints), outbox_(outbox), workers_(workers) {}
 
-  void register_ops(Registrar& r);
-
   Result<Reply> create_endpoint(const Request& request) const;
   Result<Reply> update_endpoint(const Request& request) const;
   Result<Reply> delete_endpoint(const Request& request) const;
