@@ -252,7 +252,7 @@ get() {
 word() { echo "$2" | awk -v n="$1" '{ print $n }'; }
 
 # ---- the user and the scenarios' set-up -----------------------------------------------------
-for s in file_presign file_get; do run_setup_hook "$s"; done
+for s in file_presign file_get; do run_setup_hook "$s.setup.sh"; done
 TOKEN="$(cat "$BENCH_STATE_DIR/token-u0")"
 
 # ---- transfers ------------------------------------------------------------------------------

@@ -107,12 +107,18 @@ say "daemon pid $DAEMON_PID at $URL, plugins '$PLUGINS_CSV', results in $OUT"
 # once now with BENCH_URL, BENCH_ENDPOINT_KEY, BENCH_API_KEY and BENCH_STATE_DIR in its
 # environment. What it writes to BENCH_STATE_DIR/<file> the scenario reads with bench.state().
 # The hooks may size their data by the points to come (refresh.setup.sh: sessions per wrk run).
+# Scenarios that share one set-up name it in their header instead ("-- setup-hook: shapes.sh",
+# a file of bench/scenarios/), and it runs once for all of them.
 export BENCH_CONNECTIONS="$CONNECTIONS" BENCH_ROUNDS="$ROUNDS" BENCH_WARMUP_S="$WARMUP_S" \
   BENCH_DURATION_S="$DURATION_S"
+declare -A HOOKS_RUN=()
 for s in "${SCENARIOS[@]}"; do
-  if [[ -f "$BENCH_DIR/scenarios/$s.setup.sh" ]]; then
-    say "setup for $s"
-    run_setup_hook "$s"
+  hook="$s.setup.sh"
+  [[ -f "$BENCH_DIR/scenarios/$hook" ]] || hook="$(scenario_header "$s" setup-hook)"
+  if [[ -n "$hook" && -z "${HOOKS_RUN[$hook]:-}" ]]; then
+    HOOKS_RUN[$hook]=1
+    say "setup for $s ($hook)"
+    run_setup_hook "$hook"
   fi
 done
 

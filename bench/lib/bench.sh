@@ -265,11 +265,11 @@ scenario_header() {
   sed -n "s/^--[[:space:]]*$2:[[:space:]]*//p" "$BENCH_DIR/scenarios/$1.lua"
 }
 
-# run_setup_hook <scenario>: bench/scenarios/<scenario>.setup.sh, its output in
-# OUT/setup-<scenario>.log, within SETUP_TIMEOUT_S.
+# run_setup_hook <file>: bench/scenarios/<file> (<scenario>.setup.sh, or a hook several
+# scenarios share), its output in OUT/setup-<file>.log, within SETUP_TIMEOUT_S.
 run_setup_hook() {
-  timeout "$SETUP_TIMEOUT_S" bash "$BENCH_DIR/scenarios/$1.setup.sh" >"$OUT/setup-$1.log" 2>&1 ||
-    { cat "$OUT/setup-$1.log" >&2; die "the set-up of scenario $1 failed"; }
+  timeout "$SETUP_TIMEOUT_S" bash "$BENCH_DIR/scenarios/$1" >"$OUT/setup-$1.log" 2>&1 ||
+    { cat "$OUT/setup-$1.log" >&2; die "the set-up $1 failed"; }
 }
 
 # ---- time, load, CPU, memory, metrics -------------------------------------------------------
