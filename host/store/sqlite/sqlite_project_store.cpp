@@ -502,11 +502,13 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
   const Target target{ns, request.collection, &request.scope, request.state};
   const auto snapshot = catalog_.snapshot();  // held for the read: see IndexCatalog
   const auto indexed = usable_paths(snapshot, ns, request.collection);
-  const auto plan = index_only(target, request.match, request.sort, indexed);
+  const auto plain = plain_paths(snapshot, ns, request.collection);
+  const auto plan = index_only(target, request.match, request.sort, indexed, plain);
+  const FieldIndex* plan_index =
+      plan ? IndexCatalog::find(snapshot, ns, request.collection, plan->path) : nullptr;
   const auto in_order = index_sort(target, request.match, request.sort, indexed);
   const FieldIndex* order_index =
       in_order ? IndexCatalog::find(snapshot, ns, request.collection, in_order->path) : nullptr;
-  const auto plain = plain_paths(snapshot, ns, request.collection);
   const SqlFilter filter = build_filter(target, request.match, indexed, plain);
   int64_t rows_read = 0;
   auto answer = read([&](Connection& db) -> Result<std::string> {
@@ -515,11 +517,15 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
     if (plan) {
       auto page = index_only_page(db, *plan, request.limit, request.offset, request.with_total);
       if (!page) return page.status();
-      texts = std::move(page->first);
-      total = page->second;
-      rows_read = static_cast<int64_t>(texts.size());
-      *report = {"index_only", request.match.front().path.text, rows_read, total};
-      return store::encode_find_answer(texts, request.with_total ? total : -1);
+      // Read after the page's statements, as count_by_index does: still off, every document
+      // this read sees has at most one row there, so the rows were the matches.
+      if (!plan->path_must_stay_plain || (plan_index != nullptr && !plan_index->multikey->load())) {
+        texts = std::move(page->first);
+        total = page->second;
+        rows_read = static_cast<int64_t>(texts.size());
+        *report = {"index_only", plan->path, rows_read, total};
+        return store::encode_find_answer(texts, request.with_total ? total : -1);
+      }
     }
     std::optional<ScanAnswer> scanned;
     if (order_index != nullptr && !order_index->multikey->load()) {

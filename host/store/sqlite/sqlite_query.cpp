@@ -63,11 +63,24 @@ bool index_predicate(const query::Condition& c, std::string* sql, std::vector<Bi
       if (!form) return false;
       values.push_back(std::move(*form));
     }
+    // One "rank = ? AND value IN (...)" per type bracket: SQLite reads each value's rows from
+    // the index then, where an OR of (rank, value) pairs would read every row of the path.
+    std::vector<int> ranks;
+    for (const IndexValue& v : values) {
+      if (std::find(ranks.begin(), ranks.end(), v.rank) == ranks.end()) ranks.push_back(v.rank);
+    }
     *sql = "(";
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      *sql += i ? " OR (rank = ? AND value = ?)" : "(rank = ? AND value = ?)";
-      binds->push_back(static_cast<int64_t>(values[i].rank));
-      binds->push_back(values[i].value);
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+      *sql += r ? " OR (rank = ? AND value IN (" : "(rank = ? AND value IN (";
+      binds->push_back(static_cast<int64_t>(ranks[r]));
+      bool first = true;
+      for (const IndexValue& v : values) {
+        if (v.rank != ranks[r]) continue;
+        *sql += first ? "?" : ", ?";
+        binds->push_back(v.value);
+        first = false;
+      }
+      *sql += "))";
     }
     *sql += ")";
     return true;
@@ -272,31 +285,33 @@ std::optional<IndexSort> index_sort(const Target& target, const query::Match& ma
 
 std::optional<IndexOnly> index_only(const Target& target, const query::Match& match,
                                     const std::vector<query::SortKey>& sort,
-                                    const std::vector<std::string>& indexed) {
-  if (match.size() != 1 || target.scope == nullptr || !target.scope->owner || !target.state) {
-    return std::nullopt;
-  }
-  const query::Condition& c = match.front();
-  if (c.op != query::Op::kEq ||
-      std::find(indexed.begin(), indexed.end(), c.path.text) == indexed.end()) {
+                                    const std::vector<std::string>& indexed,
+                                    const std::vector<std::string>& plain) {
+  if (match.empty() || target.scope == nullptr || !target.scope->owner || !target.state) {
     return std::nullopt;
   }
   const bool by_date =
       sort.empty() || (sort.size() == 1 && sort.front().path.text == "_created_at");
-  auto form = index_form(c.value);
-  if (!by_date || !form) return std::nullopt;
-  const bool descending = sort.empty() || sort.front().descending;
+  const std::string& path = match.front().path.text;
+  if (!by_date || std::find(indexed.begin(), indexed.end(), path) == indexed.end()) {
+    return std::nullopt;
+  }
+  const bool one_equality = match.size() == 1 && match.front().op == query::Op::kEq;
+  const bool is_plain = std::find(plain.begin(), plain.end(), path) != plain.end();
+  if (!one_equality && !is_plain) return std::nullopt;
   IndexOnly out;
-  out.where =
-      "ns = ? AND coll = ? AND path = ? AND owner = ? AND state = ? AND rank = ? AND value = ?";
-  out.binds = {std::string(target.ns),
-               std::string(target.collection),
-               c.path.text,
-               *target.scope->owner,
-               static_cast<int64_t>(state_code(*target.state)),
-               static_cast<int64_t>(form->rank),
-               form->value};
+  out.where = "ns = ? AND coll = ? AND path = ? AND owner = ? AND state = ?";
+  out.binds = {std::string(target.ns), std::string(target.collection), path, *target.scope->owner,
+               static_cast<int64_t>(state_code(*target.state))};
+  for (const query::Condition& c : match) {
+    std::string predicate;
+    if (c.path.text != path || !index_predicate(c, &predicate, &out.binds)) return std::nullopt;
+    out.where += " AND " + predicate;
+  }
+  const bool descending = sort.empty() || sort.front().descending;
   out.order = descending ? "ORDER BY created DESC, key DESC" : "ORDER BY created ASC, key ASC";
+  out.path = path;
+  out.path_must_stay_plain = !one_equality;
   return out;
 }
 

@@ -43,19 +43,29 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
                        const std::vector<std::string>& indexed,
                        const std::vector<std::string>& plain = {});
 
-// A find or count the field index decides alone: one equality on a declared path (number,
-// string or boolean), one owner's documents in one state, sorted by `_created_at` (the default
-// order). `where` selects field_index rows; the page is "SELECT doc FROM field_index WHERE
-// <where> <order> LIMIT ? OFFSET ?" (document ids in order), the total "SELECT count(*) ...".
+// A find the field index decides alone, one owner's documents in one state sorted by
+// `_created_at` (the default order), either
+//  - one equality on an indexed path (number, string or boolean): a document has at most one
+//    row of that value, and the rows of one value lie in date order in the index; or
+//  - conditions on one path the index decides (ranges, equality, $in), that path known not
+//    multikey (`plain`): each document has at most one row there, so the rows that meet the
+//    conditions are the matches; SQLite sorts them by date from the index's own columns, and
+//    only the page's documents are read. `path_must_stay_plain` says the caller must check the
+//    index is still not multikey once the page is read (IndexCatalog), and scan if it is.
+// `where` selects field_index rows; the page is "SELECT doc FROM field_index WHERE <where>
+// <order> LIMIT ? OFFSET ?" (document ids in order), the total "SELECT count(*) ...".
 // nullopt when the request has another shape.
 struct IndexOnly {
   std::string where;
   std::vector<Bind> binds;
   std::string order;
+  std::string path;
+  bool path_must_stay_plain = false;
 };
 std::optional<IndexOnly> index_only(const Target& target, const query::Match& match,
                                     const std::vector<query::SortKey>& sort,
-                                    const std::vector<std::string>& indexed);
+                                    const std::vector<std::string>& indexed,
+                                    const std::vector<std::string>& plain = {});
 
 // A count the field index answers alone: every condition is on one indexed path and the index
 // decides it; one state. `where` selects field_index rows. A multikey index may hold several
