@@ -586,6 +586,21 @@ Result<std::optional<int64_t>> count_by_index(Connection& db, const IndexCount& 
   return std::optional<int64_t>(*distinct);
 }
 
+// The count of an ExcludedCount plan: the scope's documents less the rows holding an excluded
+// value; nullopt when the index turned out multikey (read after the counts, as above), so the
+// caller scans.
+Result<std::optional<int64_t>> count_excluded(Connection& db, const ExcludedCount& plan,
+                                              const FieldIndex& index) {
+  auto scope = count_rows(db, {}, "SELECT count(*) FROM documents WHERE " + plan.scope_where,
+                          plan.scope_binds);
+  if (!scope) return scope.status();
+  auto held = count_rows(db, {}, "SELECT count(*) FROM field_index WHERE " + plan.excluded_where,
+                         plan.excluded_binds);
+  if (!held) return held.status();
+  if (index.multikey->load()) return std::optional<int64_t>();
+  return std::optional<int64_t>(*scope - *held);
+}
+
 }  // namespace
 
 Result<int64_t> SqliteProjectStore::count(std::string_view ns, const store::CountRequest& request) {
@@ -602,9 +617,19 @@ Result<int64_t> SqliteProjectStore::count_reported(std::string_view ns,
   const auto indexed = usable_paths(snapshot, ns, request.collection);
   const auto plan = index_count(target, request.match, indexed);
   const auto plain = plain_paths(snapshot, ns, request.collection);
+  const auto excluded = plan ? std::nullopt : excluded_count(target, request.match, plain);
   const SqlFilter filter = build_filter(target, request.match, indexed, plain);
   int64_t rows_read = 0;
   auto answer = read([&](Connection& db) -> Result<int64_t> {
+    if (excluded) {
+      auto counted = count_excluded(
+          db, *excluded, *IndexCatalog::find(snapshot, ns, request.collection, excluded->path));
+      if (!counted) return counted.status();
+      if (*counted) {
+        *report = {"index_count", excluded->path, 0, **counted};
+        return **counted;
+      }
+    }
     if (plan) {
       const FieldIndex* index = IndexCatalog::find(snapshot, ns, request.collection, plan->path);
       auto counted = count_by_index(db, *plan, *index);

@@ -234,6 +234,40 @@ std::optional<IndexCount> index_count(const Target& target, const query::Match& 
   return out;
 }
 
+std::optional<ExcludedCount> excluded_count(const Target& target, const query::Match& match,
+                                            const std::vector<std::string>& plain) {
+  if (match.empty() || !target.state) return std::nullopt;
+  const std::string& path = match.front().path.text;
+  if (std::find(plain.begin(), plain.end(), path) == plain.end()) return std::nullopt;
+  // The operands every condition excludes, as one $in the index decides.
+  query::Condition excluded{match.front().path, query::Op::kIn, json::array()};
+  for (const query::Condition& c : match) {
+    if (c.path.text != path) return std::nullopt;
+    if (c.op == query::Op::kNe) {
+      excluded.value.push_back(c.value);
+    } else if (c.op == query::Op::kNin && c.value.is_array() && !c.value.empty()) {
+      for (const json& operand : c.value) excluded.value.push_back(operand);
+    } else {
+      return std::nullopt;
+    }
+  }
+  ExcludedCount out;
+  out.scope_where = "ns = ? AND coll = ? AND state = ?";
+  out.scope_binds = {std::string(target.ns), std::string(target.collection),
+                     static_cast<int64_t>(state_code(*target.state))};
+  add_scope(target, "", &out.scope_where, &out.scope_binds);
+  out.excluded_where = "ns = ? AND coll = ? AND path = ?";
+  out.excluded_binds = {std::string(target.ns), std::string(target.collection), path};
+  add_scope(target, "", &out.excluded_where, &out.excluded_binds);
+  out.excluded_where += " AND state = ?";
+  out.excluded_binds.push_back(static_cast<int64_t>(state_code(*target.state)));
+  std::string predicate;
+  if (!index_predicate(excluded, &predicate, &out.excluded_binds)) return std::nullopt;
+  out.excluded_where += " AND " + predicate;
+  out.path = path;
+  return out;
+}
+
 std::optional<IndexSort> index_sort(const Target& target, const query::Match& match,
                                     const std::vector<query::SortKey>& sort,
                                     const std::vector<std::string>& indexed) {

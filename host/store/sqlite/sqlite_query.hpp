@@ -81,6 +81,21 @@ struct IndexCount {
 std::optional<IndexCount> index_count(const Target& target, const query::Match& match,
                                       const std::vector<std::string>& indexed);
 
+// A count whose conditions are all $ne or $nin on one plain indexed path (`plain`), their
+// operands numbers, strings or booleans: a document has at most one row there, so the matches
+// are the scope's documents (`scope_where`, on `documents`) less those whose row holds one of
+// the operands (`excluded_where`, on `field_index`). The caller must check the index is still
+// not multikey after counting (IndexCatalog). nullopt when the request has another shape.
+struct ExcludedCount {
+  std::string scope_where;
+  std::vector<Bind> scope_binds;
+  std::string excluded_where;
+  std::vector<Bind> excluded_binds;
+  std::string path;
+};
+std::optional<ExcludedCount> excluded_count(const Target& target, const query::Match& match,
+                                            const std::vector<std::string>& plain);
+
 // A find sorted by one indexed field. While the index is not multikey, every document has one
 // row there holding the value the sort reads, or none when that value is null or missing, and
 // the index holds the rows in the sort's order (rank is the type bracket of compare_values, and
