@@ -1460,6 +1460,34 @@ std::string first_difference(const std::vector<json>& expected, const std::vecto
          "\n  answered " + at(got);
 }
 
+// Whether `store` answers `request` (query number `q`) as the reference did: the same documents
+// in the same order, the same count, and the total when it was asked for. A difference is
+// reported as a failure, with both answers.
+bool answers_like_reference(ProjectStore& store, const char* which, int q,
+                            const store::FindRequest& request, const std::vector<json>& expected,
+                            int64_t total) {
+  auto found = store.find_documents(kNs, request);
+  auto counted =
+      store.count(kNs, {request.collection, request.scope, request.state, request.match});
+  if (!found || !counted) {
+    ADD_FAILURE() << which << " query " << q << ": "
+                  << (found ? counted.status() : found.status()).to_string() << " for "
+                  << describe(request);
+    return false;
+  }
+  const bool same = keys_of(found->documents) == keys_of(expected) &&
+                    found->documents == expected && *counted == total &&
+                    found->total == (request.with_total ? total : -1);
+  if (!same) {
+    ADD_FAILURE() << which << " query " << q << ": " << describe(request) << "\n  expected "
+                  << ::testing::PrintToString(keys_of(expected)) << " count " << total
+                  << "\n  answered " << ::testing::PrintToString(keys_of(found->documents))
+                  << " count " << *counted << " total " << found->total << "\n  "
+                  << first_difference(expected, found->documents);
+  }
+  return same;
+}
+
 // `count` documents made by `make` inserted into the fixture's store and `indexed`, in batches
 // of 50, then one in eight deleted in both, so states and the state filter take part too; what
 // was stored, as the reference evaluator sees it, in `stored`.
@@ -1515,22 +1543,7 @@ TEST_P(StoreConformance, RandomQueriesAnswerLikeTheReference) {
     if (!expected.empty()) ++answered;
     for (ProjectStore* s : {store_.get(), indexed.get()}) {
       const char* which = s == store_.get() ? "plain" : "indexed";
-      auto found = s->find_documents(kNs, request);
-      ASSERT_TRUE(found) << which << " query " << q << ": " << found.status().to_string() << " for "
-                         << describe(request);
-      auto counted = s->count(kNs, {"rand", request.scope, request.state, request.match});
-      ASSERT_TRUE(counted) << counted.status().to_string();
-      const bool same = keys_of(found->documents) == keys_of(expected) &&
-                        found->documents == expected && *counted == total &&
-                        found->total == (request.with_total ? total : -1);
-      if (!same) {
-        ++mismatches;
-        ADD_FAILURE() << which << " query " << q << ": " << describe(request) << "\n  expected "
-                      << ::testing::PrintToString(keys_of(expected)) << " count " << total
-                      << "\n  answered " << ::testing::PrintToString(keys_of(found->documents))
-                      << " count " << *counted << " total " << found->total << "\n  "
-                      << first_difference(expected, found->documents);
-      }
+      if (!answers_like_reference(*s, which, q, request, expected, total)) ++mismatches;
     }
   }
   if (mismatches == 0) {
@@ -1564,20 +1577,7 @@ TEST_P(StoreConformance, RandomQueriesOnOnePlainFieldAnswerLikeTheReference) {
     if (!expected.empty()) ++answered;
     for (ProjectStore* s : {store_.get(), indexed.get()}) {
       const char* which = s == store_.get() ? "plain" : "indexed";
-      auto found = s->find_documents(kNs, request);
-      ASSERT_TRUE(found) << which << " query " << q << ": " << found.status().to_string();
-      auto counted = s->count(kNs, {"plain", request.scope, request.state, request.match});
-      ASSERT_TRUE(counted) << counted.status().to_string();
-      const bool same = found->documents == expected && *counted == total &&
-                        found->total == (request.with_total ? total : -1);
-      if (!same) {
-        ++mismatches;
-        ADD_FAILURE() << which << " query " << q << ": " << describe(request) << "\n  expected "
-                      << ::testing::PrintToString(keys_of(expected)) << " total " << total
-                      << "\n  answered " << ::testing::PrintToString(keys_of(found->documents))
-                      << " total " << found->total << " count " << *counted << "\n  "
-                      << first_difference(expected, found->documents);
-      }
+      if (!answers_like_reference(*s, which, q, request, expected, total)) ++mismatches;
     }
     if (GetParam() == "sqlite") {
       auto plan = indexed->explain(kNs, request, false);
