@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 
 #include "log/log.hpp"
 #include "opbase/field_error.hpp"
@@ -10,8 +11,10 @@
 #include "opbase/internal/store_codec.hpp"
 #include "store/sqlite/sqlite_columns.hpp"
 #include "store/sqlite/sqlite_file_mode.hpp"
+#include "store/sqlite/sqlite_plan_choice.hpp"
 #include "store/sqlite/sqlite_query.hpp"
 #include "store/sqlite/sqlite_scan.hpp"
+#include "store/sqlite/sqlite_scope_counts.hpp"
 
 namespace opbase::host::sqlite {
 namespace {
@@ -144,6 +147,7 @@ Result<std::shared_ptr<SqliteProjectStore>> SqliteProjectStore::open(StoreOption
     return s;
   }
   if (Status s = (*connection)->exec(kSchema); !s) return s;
+  if (Status s = keep_scope_counts(**connection); !s) return s;
   std::shared_ptr<SqliteProjectStore> store(new SqliteProjectStore(std::move(options)));
   if (Status s = store->sync_declared_indexes(**connection); !s) return s;
   store->writer_ = std::make_unique<Writer>(std::move(connection).value());
@@ -495,81 +499,39 @@ std::string joined(const std::vector<std::string>& paths) {
 
 }  // namespace
 
-Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
-                                                      const store::FindRequest& request,
-                                                      QueryReport* report) {
-  const auto started = std::chrono::steady_clock::now();
-  const Target target{ns, request.collection, &request.scope, request.state};
-  const auto snapshot = catalog_.snapshot();  // held for the read: see IndexCatalog
-  const auto indexed = usable_paths(snapshot, ns, request.collection);
-  const auto plain = plain_paths(snapshot, ns, request.collection);
-  const auto plan = index_only(target, request.match, request.sort, indexed, plain);
-  const FieldIndex* plan_index =
-      plan ? IndexCatalog::find(snapshot, ns, request.collection, plan->path) : nullptr;
-  const auto in_order = index_sort(target, request.match, request.sort, indexed);
-  const FieldIndex* order_index =
-      in_order ? IndexCatalog::find(snapshot, ns, request.collection, in_order->path) : nullptr;
-  const SqlFilter filter = build_filter(target, request.match, indexed, plain);
-  int64_t rows_read = 0;
-  auto answer = read([&](Connection& db) -> Result<std::string> {
-    std::vector<std::string> texts;
-    int64_t total = -1;
-    if (plan) {
-      auto page = index_only_page(db, *plan, request.limit, request.offset, request.with_total);
-      if (!page) return page.status();
-      // Read after the page's statements, as count_by_index does: still off, every document
-      // this read sees has at most one row there, so the rows were the matches.
-      if (!plan->path_must_stay_plain || (plan_index != nullptr && !plan_index->multikey->load())) {
-        texts = std::move(page->first);
-        total = page->second;
-        rows_read = static_cast<int64_t>(texts.size());
-        *report = {"index_only", plan->path, rows_read, total};
-        return store::encode_find_answer(texts, request.with_total ? total : -1);
-      }
-    }
-    std::optional<ScanAnswer> scanned;
-    if (order_index != nullptr && !order_index->multikey->load()) {
-      auto ordered =
-          scan_index_order(db, *in_order, request.limit, request.offset, request.with_total);
-      if (!ordered) return ordered.status();
-      // Read after the first statement, as count_by_index does: still off, the order holds.
-      if (!order_index->multikey->load()) {
-        scanned = std::move(*ordered);
-        report->plan = "index_order";
-        report->index = in_order->path;
-      }
-    }
-    if (!scanned) {
-      auto scan_answer =
-          scan(db, {&filter, request.sort, "", request.limit, request.offset, request.with_total});
-      if (!scan_answer) return scan_answer.status();
-      if (any_multikey(snapshot, ns, request.collection, plain)) {
-        // A document read here made an index multikey: the shared lookups no longer hold.
-        const SqlFilter each = build_filter(target, request.match, indexed);
-        scan_answer =
-            scan(db, {&each, request.sort, "", request.limit, request.offset, request.with_total});
-        if (!scan_answer) return scan_answer.status();
-      }
-      scanned = std::move(*scan_answer);
-      report->plan = filter.index_paths.empty() ? "scan" : "index_lookup";
-      report->index = joined(filter.index_paths);
-    }
-    for (Row& row : scanned->page) texts.push_back(std::move(row.doc));
-    rows_read = scanned->rows_read;
-    report->rows_read = rows_read;
-    report->matched = scanned->matched;
-    return store::encode_find_answer(texts, request.with_total ? scanned->matched : -1);
-  });
-  if (answer) note_query(ns, request.collection, filter, request.sort, rows_read, started);
-  return answer;
-}
-
 namespace {
 
+// The target's documents, from the kept counts.
+Result<int64_t> scope_documents(Connection& db, const Target& target) {
+  const KeptCount kept = kept_count(target);
+  return count_rows(db, {}, kept.sql, kept.binds);
+}
+
+// The lookup of `filter` with the fewest rows, and its rows: each lookup's rows are counted up
+// to `cap`, and past the fewest so far (more would not change the choice).
+struct FewestLookup {
+  std::size_t lookup = 0;
+  int64_t rows = 0;
+};
+Result<FewestLookup> fewest_lookup(Connection& db, const SqlFilter& filter, int64_t cap) {
+  FewestLookup fewest{0, cap};
+  for (std::size_t i = 0; i < filter.lookups.size(); ++i) {
+    std::vector<Bind> binds = filter.lookups[i].binds;
+    binds.push_back(fewest.rows);
+    auto rows = count_rows(db, {},
+                           "SELECT count(*) FROM (SELECT 1 FROM field_index WHERE " +
+                               filter.lookups[i].where + " LIMIT ?)",
+                           binds);
+    if (!rows) return rows.status();
+    if (i == 0 || *rows < fewest.rows) fewest = {i, *rows};
+  }
+  return fewest;
+}
+
 // The count of an IndexCount plan; nullopt when the index turned out multikey and the plan has
-// two conditions (the caller scans then). The multikey flag is read after the count: its
-// statement fixed the read's snapshot, and a write that made the index multikey set the flag
-// before its commit, so a flag still off means no document this read sees is multikey.
+// two conditions (the caller counts another way then). The multikey flag is read after the
+// count: its statement fixed the read's snapshot, and a write that made the index multikey set
+// the flag before its commit, so a flag still off means no document this read sees is multikey.
 Result<std::optional<int64_t>> count_by_index(Connection& db, const IndexCount& plan,
                                               const FieldIndex& index) {
   const bool multikey_before = index.multikey->load();
@@ -586,13 +548,11 @@ Result<std::optional<int64_t>> count_by_index(Connection& db, const IndexCount& 
   return std::optional<int64_t>(*distinct);
 }
 
-// The count of an ExcludedCount plan: the scope's documents less the rows holding an excluded
-// value; nullopt when the index turned out multikey (read after the counts, as above), so the
-// caller scans.
-Result<std::optional<int64_t>> count_excluded(Connection& db, const ExcludedCount& plan,
-                                              const FieldIndex& index) {
-  auto scope = count_rows(db, {}, "SELECT count(*) FROM documents WHERE " + plan.scope_where,
-                          plan.scope_binds);
+// The count of an ExcludedCount plan: the scope's kept count less the rows holding an excluded
+// value; nullopt when the index turned out multikey (read after the counts, as above).
+Result<std::optional<int64_t>> count_excluded(Connection& db, const Target& target,
+                                              const ExcludedCount& plan, const FieldIndex& index) {
+  auto scope = scope_documents(db, target);
   if (!scope) return scope.status();
   auto held = count_rows(db, {}, "SELECT count(*) FROM field_index WHERE " + plan.excluded_where,
                          plan.excluded_binds);
@@ -601,7 +561,202 @@ Result<std::optional<int64_t>> count_excluded(Connection& db, const ExcludedCoun
   return std::optional<int64_t>(*scope - *held);
 }
 
+bool sorted_by_date(const std::vector<query::SortKey>& sort) {
+  return sort.empty() || (sort.size() == 1 && sort.front().path.text == "_created_at");
+}
+
 }  // namespace
+
+Result<int64_t> SqliteProjectStore::count_in(Connection& db, std::string_view ns,
+                                             const store::CountRequest& request,
+                                             const IndexCatalog::Snapshot& snapshot,
+                                             QueryReport* report, int64_t* rows_read) {
+  const Target target{ns, request.collection, &request.scope, request.state};
+  const auto indexed = usable_paths(snapshot, ns, request.collection);
+  const auto plain = plain_paths(snapshot, ns, request.collection);
+  const auto by_index = index_count(target, request.match, indexed);
+  const auto excluded = excluded_count(target, request.match, plain);
+  SqlFilter filter = build_filter(target, request.match, indexed, plain);
+  const CountPlan plan = choose_count_plan(
+      {request.match.empty(), by_index.has_value(), excluded.has_value(), filter.rest.empty()});
+  *report = {plan_name(plan), "", 0, 0};
+  const auto answered = [&](const std::string& index, int64_t count) -> Result<int64_t> {
+    report->index = index;
+    report->matched = count;
+    return count;
+  };
+  if (plan == CountPlan::kKeptCount) {
+    auto counted = scope_documents(db, target);
+    if (!counted) return counted.status();
+    return answered("", *counted);
+  }
+  if (plan == CountPlan::kIndexCount) {
+    auto counted = count_by_index(
+        db, *by_index, *IndexCatalog::find(snapshot, ns, request.collection, by_index->path));
+    if (!counted) return counted.status();
+    if (*counted) return answered(by_index->path, **counted);
+  }
+  if (plan == CountPlan::kExcludedCount) {
+    auto counted =
+        count_excluded(db, target, *excluded,
+                       *IndexCatalog::find(snapshot, ns, request.collection, excluded->path));
+    if (!counted) return counted.status();
+    if (*counted) return answered(excluded->path, **counted);
+  }
+  // SQL with the fewest lookup driving, and the scan for conditions left to the texts.
+  const auto count_matches = [&](const std::vector<std::string>& shared) -> Result<int64_t> {
+    SqlFilter f = build_filter(target, request.match, indexed, shared);
+    if (f.lookups.size() > 1) {
+      auto fewest = fewest_lookup(db, f, std::numeric_limits<int64_t>::max());
+      if (!fewest) return fewest.status();
+      f = build_filter(target, request.match, indexed, shared, {false, fewest->lookup});
+    }
+    *report = {f.rest.empty()          ? "index_lookup_count"
+               : f.index_paths.empty() ? "scan"
+                                       : "index_lookup",
+               joined(f.index_paths), 0, 0};
+    if (f.rest.empty()) {
+      auto counted = count_rows(db, f);
+      if (counted) report->matched = *counted;
+      return counted;
+    }
+    auto scanned = scan(db, {&f, {}, "", 0, 0, true});
+    if (!scanned) return scanned.status();
+    *rows_read = scanned->rows_read;
+    report->rows_read = scanned->rows_read;
+    report->matched = scanned->matched;
+    return scanned->matched;
+  };
+  auto counted = count_matches(plain);
+  if (!counted || !any_multikey(snapshot, ns, request.collection, plain)) return counted;
+  // A document this read sees made an index multikey: one lookup per condition (see find).
+  return count_matches({});
+}
+
+Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
+                                                      const store::FindRequest& request,
+                                                      QueryReport* report) {
+  const auto started = std::chrono::steady_clock::now();
+  const Target target{ns, request.collection, &request.scope, request.state};
+  const auto snapshot = catalog_.snapshot();  // held for the read: see IndexCatalog
+  const auto indexed = usable_paths(snapshot, ns, request.collection);
+  const auto plain = plain_paths(snapshot, ns, request.collection);
+  const auto only = index_only(target, request.match, request.sort, indexed, plain);
+  const FieldIndex* only_index =
+      only ? IndexCatalog::find(snapshot, ns, request.collection, only->path) : nullptr;
+  const auto in_order = index_sort(target, request.match, request.sort, indexed);
+  const FieldIndex* order_index =
+      in_order ? IndexCatalog::find(snapshot, ns, request.collection, in_order->path) : nullptr;
+  const SqlFilter filter = build_filter(target, request.match, indexed, plain);
+  const int64_t page_end = request.limit < 0 ? -1 : request.offset + request.limit;
+  const bool by_date = sorted_by_date(request.sort);
+  // A total SQL decides comes from the count's own plan; a rest to test is counted in the pass.
+  const bool pass_counts_all = request.with_total && !filter.rest.empty();
+  const bool walkable = request.scope.owner.has_value();
+  int64_t rows_read = 0;
+  auto answer = read([&](Connection& db) -> Result<std::string> {
+    FindFacts facts{
+        by_date,
+        walkable,
+        order_index != nullptr && !order_index->multikey->load(),
+        only.has_value() && (!only->path_must_stay_plain || !only_index->multikey->load()),
+        only.has_value() && !only->path_must_stay_plain,
+        std::nullopt,
+        0,
+        page_end,
+        pass_counts_all};
+    FewestLookup fewest;
+    if (!filter.lookups.empty()) {
+      // The scope index gives the date order for one owner's documents in one state only; one
+      // equality's rows in date order beat any walk, so nothing needs counting for them.
+      const bool may_walk =
+          by_date && walkable && page_end >= 0 && !pass_counts_all && !facts.index_only_ordered;
+      int64_t cap = std::numeric_limits<int64_t>::max();
+      if (may_walk) {
+        auto documents = scope_documents(db, target);
+        if (!documents) return documents.status();
+        facts.scope_documents = *documents;
+        cap = lookup_cap(page_end, *documents);
+      }
+      if (may_walk || filter.lookups.size() > 1) {
+        auto counted = fewest_lookup(db, filter, cap);
+        if (!counted) return counted.status();
+        fewest = *counted;
+      }
+      facts.fewest_lookup_rows = fewest.rows;  // 0 when not counted: no walk was possible
+    }
+    FindPlan plan = choose_find_plan(facts);
+    std::vector<std::string> texts;
+    if (plan == FindPlan::kIndexOnly) {
+      auto page = index_only_page(db, *only, request.limit, request.offset, false);
+      if (!page) return page.status();
+      // Read after the page's statement, as count_by_index does: still off, every document
+      // this read sees has at most one row there, so the rows were the matches.
+      if (!only->path_must_stay_plain || !only_index->multikey->load()) {
+        texts = std::move(page->first);
+        rows_read = static_cast<int64_t>(texts.size());
+        *report = {"index_only", only->path, rows_read, 0};
+      } else {
+        facts.index_only = false;
+        plan = choose_find_plan(facts);
+      }
+    }
+    std::optional<ScanAnswer> scanned;
+    if (plan == FindPlan::kIndexOrder) {
+      auto ordered =
+          scan_index_order(db, *in_order, request.limit, request.offset, request.with_total);
+      if (!ordered) return ordered.status();
+      // Read after the first statement, as count_by_index does: still off, the order holds.
+      if (!order_index->multikey->load()) {
+        scanned = std::move(*ordered);
+        *report = {"index_order", in_order->path, 0, 0};
+      } else {
+        plan = filter.lookups.empty() ? FindPlan::kScan : FindPlan::kLookups;
+      }
+    }
+    if (plan == FindPlan::kLookups || plan == FindPlan::kDateWalk || plan == FindPlan::kScan) {
+      const Drive drive{plan == FindPlan::kDateWalk, fewest.lookup};
+      const auto page_with = [&](const std::vector<std::string>& shared) {
+        const SqlFilter f = build_filter(target, request.match, indexed, shared, drive);
+        return scan(db, {&f, request.sort, "", request.limit, request.offset, pass_counts_all});
+      };
+      auto scan_answer = page_with(plain);
+      if (!scan_answer) return scan_answer.status();
+      if (any_multikey(snapshot, ns, request.collection, plain)) {
+        // A document read here made an index multikey: the shared lookups no longer hold.
+        scan_answer = page_with({});
+        if (!scan_answer) return scan_answer.status();
+      }
+      scanned = std::move(*scan_answer);
+      const bool probes_only = plan == FindPlan::kScan && !filter.index_paths.empty() && by_date;
+      *report = {plan_name(probes_only ? FindPlan::kDateWalk : plan), joined(filter.index_paths), 0,
+                 0};
+    }
+    int64_t total = -1;
+    if (scanned) {
+      for (Row& row : scanned->page) texts.push_back(std::move(row.doc));
+      rows_read = scanned->rows_read;
+      total = scanned->matched;
+    }
+    // The total: from the pass when it counted every match, else by the count's own plan.
+    const bool counted_in_pass = pass_counts_all || plan == FindPlan::kIndexOrder;
+    if (request.with_total && !counted_in_pass) {
+      QueryReport count_report;
+      int64_t count_rows_read = 0;
+      auto counted =
+          count_in(db, ns, {request.collection, request.scope, request.state, request.match},
+                   snapshot, &count_report, &count_rows_read);
+      if (!counted) return counted.status();
+      total = *counted;
+      rows_read += count_rows_read;
+    }
+    report->rows_read = rows_read;
+    report->matched = total;
+    return store::encode_find_answer(texts, request.with_total ? total : -1);
+  });
+  if (answer) note_query(ns, request.collection, filter, request.sort, rows_read, started);
+  return answer;
+}
 
 Result<int64_t> SqliteProjectStore::count(std::string_view ns, const store::CountRequest& request) {
   QueryReport report;
@@ -612,54 +767,17 @@ Result<int64_t> SqliteProjectStore::count_reported(std::string_view ns,
                                                    const store::CountRequest& request,
                                                    QueryReport* report) {
   const auto started = std::chrono::steady_clock::now();
-  const Target target{ns, request.collection, &request.scope, request.state};
   const auto snapshot = catalog_.snapshot();  // held for the read: see IndexCatalog
-  const auto indexed = usable_paths(snapshot, ns, request.collection);
-  const auto plan = index_count(target, request.match, indexed);
-  const auto plain = plain_paths(snapshot, ns, request.collection);
-  const auto excluded = plan ? std::nullopt : excluded_count(target, request.match, plain);
-  const SqlFilter filter = build_filter(target, request.match, indexed, plain);
   int64_t rows_read = 0;
   auto answer = read([&](Connection& db) -> Result<int64_t> {
-    if (excluded) {
-      auto counted = count_excluded(
-          db, *excluded, *IndexCatalog::find(snapshot, ns, request.collection, excluded->path));
-      if (!counted) return counted.status();
-      if (*counted) {
-        *report = {"index_count", excluded->path, 0, **counted};
-        return **counted;
-      }
-    }
-    if (plan) {
-      const FieldIndex* index = IndexCatalog::find(snapshot, ns, request.collection, plan->path);
-      auto counted = count_by_index(db, *plan, *index);
-      if (!counted) return counted.status();
-      if (*counted) {
-        *report = {"index_count", plan->path, 0, **counted};
-        return **counted;
-      }
-    }
-    const auto count_matches = [&](const SqlFilter& f) -> Result<int64_t> {
-      *report = {f.index_paths.empty() ? "scan" : "index_lookup", joined(f.index_paths), 0, 0};
-      if (f.rest.empty()) {
-        report->plan = f.index_paths.empty() ? "scope_count" : "index_lookup_count";
-        auto counted = count_rows(db, f);
-        if (counted) report->matched = *counted;
-        return counted;
-      }
-      auto scanned = scan(db, {&f, {}, "", 0, 0, true});
-      if (!scanned) return scanned.status();
-      rows_read = scanned->rows_read;
-      report->rows_read = rows_read;
-      report->matched = scanned->matched;
-      return scanned->matched;
-    };
-    auto counted = count_matches(filter);
-    if (!counted || !any_multikey(snapshot, ns, request.collection, plain)) return counted;
-    // A document this read sees made an index multikey: one lookup per condition (see find).
-    return count_matches(build_filter(target, request.match, indexed));
+    return count_in(db, ns, request, snapshot, report, &rows_read);
   });
-  if (answer) note_query(ns, request.collection, filter, {}, rows_read, started);
+  if (answer) {
+    const Target target{ns, request.collection, &request.scope, request.state};
+    const auto indexed = usable_paths(snapshot, ns, request.collection);
+    note_query(ns, request.collection, build_filter(target, request.match, indexed), {}, rows_read,
+               started);
+  }
   return answer;
 }
 

@@ -111,6 +111,11 @@ class SqliteProjectStore : public ProjectStore {
                                     QueryReport* report);
   Result<int64_t> count_reported(std::string_view ns, const store::CountRequest& request,
                                  QueryReport* report);
+  // The count inside a read, by the plan choose_count_plan takes (sqlite_plan_choice.hpp);
+  // `rows_read` gets the documents a scan read for it.
+  Result<int64_t> count_in(Connection& db, std::string_view ns, const store::CountRequest& request,
+                           const IndexCatalog::Snapshot& snapshot, QueryReport* report,
+                           int64_t* rows_read);
   // The paths of the ready indexes of a collection in `snapshot`.
   static std::vector<std::string> usable_paths(const IndexCatalog::Snapshot& snapshot,
                                                std::string_view ns, std::string_view collection);

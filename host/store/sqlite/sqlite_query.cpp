@@ -6,6 +6,7 @@
 
 #include "opbase/internal/find_answer.hpp"
 #include "opbase/internal/store_codec.hpp"
+#include "store/sqlite/sqlite_scope_counts.hpp"
 
 namespace opbase::host::sqlite {
 namespace {
@@ -143,62 +144,107 @@ bool key_predicate(const query::Condition& c, std::string* sql, std::vector<Bind
 
 int state_code(store::State state) { return static_cast<int>(state); }
 
+namespace {
+
+// $ne or $nin as the $in whose rows exclude a document; false when the index cannot decide it
+// (an operand of another type). Exact on any indexed path, multikey or not: the operators are
+// the negations of equality and $in, which the rows decide for every element.
+bool excluded_predicate(const query::Condition& c, std::string* sql, std::vector<Bind>* binds) {
+  query::Condition held{c.path, query::Op::kIn, json::array()};
+  if (c.op == query::Op::kNe) {
+    held.value.push_back(c.value);
+  } else if (c.op == query::Op::kNin && c.value.is_array() && !c.value.empty()) {
+    held.value = c.value;
+  } else {
+    return false;
+  }
+  return index_predicate(held, sql, binds);
+}
+
+// "Some row of this document at `path` meets `predicates`": one seek of field_index_entry.
+std::string probe(const std::string& predicates) {
+  return "EXISTS (SELECT 1 FROM field_index WHERE doc = documents.id AND path = ? AND " +
+         predicates + ")";
+}
+
+}  // namespace
+
 SqlFilter build_filter(const Target& target, const query::Match& match,
                        const std::vector<std::string>& indexed,
-                       const std::vector<std::string>& plain) {
-  std::string selective;  // conditions an index decides: they drive the query
-  std::vector<Bind> selective_binds;
+                       const std::vector<std::string>& plain, const Drive& drive) {
+  std::string keyed;  // conditions the key column decides: they drive the query when present
+  std::vector<Bind> keyed_binds;
+  std::string negated;  // $ne and $nin an index decides: one probe each
+  std::vector<Bind> negated_binds;
   query::Match rest;  // conditions the scan tests on each candidate's text
-  std::vector<std::string> index_paths;
+  SqlFilter out;
   // One field_index lookup per condition, except that the conditions on a plain path share
   // one (a document has one row there, so "both hold for the row" is "both hold").
-  struct Lookup {
-    std::string path;
-    std::string predicates;
-    std::vector<Bind> binds;
-  };
-  std::vector<Lookup> lookups;
   for (const query::Condition& c : match) {
     std::string predicate;
     std::vector<Bind> predicate_binds;
     if (key_predicate(c, &predicate, &predicate_binds)) {
-      selective += " AND " + predicate;
-      selective_binds.insert(selective_binds.end(), predicate_binds.begin(), predicate_binds.end());
+      keyed += " AND " + predicate;
+      keyed_binds.insert(keyed_binds.end(), predicate_binds.begin(), predicate_binds.end());
       continue;
     }
     const bool declared = std::find(indexed.begin(), indexed.end(), c.path.text) != indexed.end();
+    if (declared && excluded_predicate(c, &predicate, &predicate_binds)) {
+      negated += " AND NOT " + probe(predicate);
+      negated_binds.push_back(c.path.text);
+      negated_binds.insert(negated_binds.end(), predicate_binds.begin(), predicate_binds.end());
+      out.index_paths.push_back(c.path.text);
+      continue;
+    }
     if (!declared || !index_predicate(c, &predicate, &predicate_binds)) {
       rest.push_back(c);
       continue;
     }
     const bool shared = std::find(plain.begin(), plain.end(), c.path.text) != plain.end();
-    auto it = std::find_if(lookups.begin(), lookups.end(),
+    auto it = std::find_if(out.lookups.begin(), out.lookups.end(),
                            [&](const Lookup& l) { return shared && l.path == c.path.text; });
-    if (it == lookups.end()) {
-      lookups.push_back({c.path.text, predicate, std::move(predicate_binds)});
-      index_paths.push_back(c.path.text);
+    if (it == out.lookups.end()) {
+      out.lookups.push_back({c.path.text, predicate, std::move(predicate_binds), "", {}});
+      out.index_paths.push_back(c.path.text);
       continue;
     }
     it->predicates += " AND " + predicate;
-    it->binds.insert(it->binds.end(), predicate_binds.begin(), predicate_binds.end());
+    it->predicate_binds.insert(it->predicate_binds.end(), predicate_binds.begin(),
+                               predicate_binds.end());
   }
-  for (const Lookup& lookup : lookups) {
-    selective += " AND id IN (SELECT doc FROM field_index WHERE ns = ? AND coll = ? AND path = ?";
-    selective_binds.insert(selective_binds.end(),
-                           {std::string(target.ns), std::string(target.collection), lookup.path});
-    add_scope(target, "", &selective, &selective_binds);
+  // Each lookup's rows on their own (the candidates when it drives, and the planner's estimate).
+  for (Lookup& lookup : out.lookups) {
+    lookup.where = "ns = ? AND coll = ? AND path = ?";
+    lookup.binds = {std::string(target.ns), std::string(target.collection), lookup.path};
+    add_scope(target, "", &lookup.where, &lookup.binds);
     if (target.state) {
-      selective += " AND state = ?";
-      selective_binds.push_back(static_cast<int64_t>(state_code(*target.state)));
+      lookup.where += " AND state = ?";
+      lookup.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
     }
-    selective += " AND " + lookup.predicates + ")";
-    selective_binds.insert(selective_binds.end(), lookup.binds.begin(), lookup.binds.end());
+    lookup.where += " AND " + lookup.predicates;
+    lookup.binds.insert(lookup.binds.end(), lookup.predicate_binds.begin(),
+                        lookup.predicate_binds.end());
   }
-  // With an index condition, the scope terms must not pick the scope index: scanning every
-  // document of the user in date order and testing each against the index would cost the size
-  // of the collection. A unary '+' keeps a term out of index selection.
-  const std::string plus = selective.empty() ? "" : "+";
-  SqlFilter out;
+  // The candidates come from the key column, or from the driving lookup, or (a walk, or no
+  // lookup) from the scope index in date order. When an index drives, the scope terms must not
+  // pick the scope index: walking every document of the user and testing each would cost the
+  // size of the collection. A unary '+' keeps a term out of index selection.
+  const bool lookup_drives = keyed.empty() && !drive.date_walk && drive.lookup < out.lookups.size();
+  std::string selective = keyed;
+  std::vector<Bind> selective_binds = keyed_binds;
+  for (std::size_t i = 0; i < out.lookups.size(); ++i) {
+    const Lookup& lookup = out.lookups[i];
+    if (lookup_drives && i == drive.lookup) {
+      selective += " AND id IN (SELECT doc FROM field_index WHERE " + lookup.where + ")";
+      selective_binds.insert(selective_binds.end(), lookup.binds.begin(), lookup.binds.end());
+      continue;
+    }
+    selective += " AND " + probe(lookup.predicates);
+    selective_binds.push_back(lookup.path);
+    selective_binds.insert(selective_binds.end(), lookup.predicate_binds.begin(),
+                           lookup.predicate_binds.end());
+  }
+  const std::string plus = keyed.empty() && !lookup_drives ? "" : "+";
   out.where = plus + "ns = ? AND " + plus + "coll = ?";
   out.binds = {std::string(target.ns), std::string(target.collection)};
   if (target.state) {
@@ -206,10 +252,10 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
     out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
   }
   add_scope(target, plus, &out.where, &out.binds);
-  out.where += selective;
+  out.where += selective + negated;
   out.binds.insert(out.binds.end(), selective_binds.begin(), selective_binds.end());
+  out.binds.insert(out.binds.end(), negated_binds.begin(), negated_binds.end());
   out.rest = std::move(rest);
-  out.index_paths = std::move(index_paths);
   return out;
 }
 
@@ -252,10 +298,6 @@ std::optional<ExcludedCount> excluded_count(const Target& target, const query::M
     }
   }
   ExcludedCount out;
-  out.scope_where = "ns = ? AND coll = ? AND state = ?";
-  out.scope_binds = {std::string(target.ns), std::string(target.collection),
-                     static_cast<int64_t>(state_code(*target.state))};
-  add_scope(target, "", &out.scope_where, &out.scope_binds);
   out.excluded_where = "ns = ? AND coll = ? AND path = ?";
   out.excluded_binds = {std::string(target.ns), std::string(target.collection), path};
   add_scope(target, "", &out.excluded_where, &out.excluded_binds);
@@ -307,8 +349,9 @@ std::optional<IndexSort> index_sort(const Target& target, const query::Match& ma
     out.unvalued_where += " AND state = ?";
     out.unvalued_binds.push_back(static_cast<int64_t>(state_code(*target.state)));
     add_scope(target, "", &out.unvalued_where, &out.unvalued_binds);
-    out.total_sql = "SELECT count(*) FROM documents WHERE " + out.unvalued_where;
-    out.total_binds = out.unvalued_binds;
+    const KeptCount every = kept_count(target);
+    out.total_sql = every.sql;
+    out.total_binds = every.binds;
     out.unvalued_where +=
         " AND NOT EXISTS (SELECT 1 FROM field_index WHERE doc = documents.id AND path = ?)";
     out.unvalued_binds.push_back(path);

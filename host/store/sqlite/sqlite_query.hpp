@@ -3,9 +3,12 @@
 //    operand is a number, a string or (for equality and $in) a boolean becomes a lookup in
 //    `field_index`, the multikey index that holds, per document, every scalar that
 //    query::collect reaches there (array elements one by one), with its type bracket as `rank`;
-//  - `_key` equality or $in with strings reads the key column (unique index);
-//  - when either of those is present it drives the query (the scope index, which would walk all
-//    of the user's documents, is kept out of it).
+//  - $ne and $nin on an indexed path with such operands become "no row of the document holds
+//    one of them", one probe of the document's rows;
+//  - `_key` equality or $in with strings reads the key column (unique index).
+// The candidates come from the key column when it is named, else from one lookup (the others
+// probed per candidate), or from the scope index in date order (a walk: every lookup probed,
+// so a page in date order stops when it is full). sqlite_plan_choice.hpp chooses which.
 // Every other condition is left in SqlFilter::rest for the scan (sqlite_scan.hpp), which tests
 // it on each candidate's text in one pass with the sort keys.
 #pragma once
@@ -29,11 +32,29 @@ struct Target {
   std::optional<store::State> state = store::State::kActive;
 };
 
+// One field_index lookup: its path and predicates (on rank and value), and `where`, the rows
+// it selects (the target's rows at the path that meet the predicates).
+struct Lookup {
+  std::string path;
+  std::string predicates;
+  std::vector<Bind> predicate_binds;
+  std::string where;
+  std::vector<Bind> binds;
+};
+
 struct SqlFilter {
   std::string where;  // without the WHERE keyword
   std::vector<Bind> binds;
   query::Match rest;                     // the conditions `where` does not decide
   std::vector<std::string> index_paths;  // the field indexes `where` reads
+  std::vector<Lookup> lookups;           // in the order of the match's conditions
+};
+
+// Where a filter's candidates come from when no `_key` condition drives: the lookup numbered
+// `lookup` (none when there is no such lookup), or a walk of the scope in date order.
+struct Drive {
+  bool date_walk = false;
+  std::size_t lookup = 0;
 };
 
 // `indexed` holds the paths of the target collection's field indexes that queries may use;
@@ -41,7 +62,7 @@ struct SqlFilter {
 // such path are decided by one lookup, where each condition would read its own rows otherwise.
 SqlFilter build_filter(const Target& target, const query::Match& match,
                        const std::vector<std::string>& indexed,
-                       const std::vector<std::string>& plain = {});
+                       const std::vector<std::string>& plain = {}, const Drive& drive = {});
 
 // A find the field index decides alone, one owner's documents in one state sorted by
 // `_created_at` (the default order), either
@@ -83,12 +104,10 @@ std::optional<IndexCount> index_count(const Target& target, const query::Match& 
 
 // A count whose conditions are all $ne or $nin on one plain indexed path (`plain`), their
 // operands numbers, strings or booleans: a document has at most one row there, so the matches
-// are the scope's documents (`scope_where`, on `documents`) less those whose row holds one of
+// are the scope's documents (kept: sqlite_scope_counts.hpp) less those whose row holds one of
 // the operands (`excluded_where`, on `field_index`). The caller must check the index is still
 // not multikey after counting (IndexCatalog). nullopt when the request has another shape.
 struct ExcludedCount {
-  std::string scope_where;
-  std::vector<Bind> scope_binds;
   std::string excluded_where;
   std::vector<Bind> excluded_binds;
   std::string path;

@@ -1,0 +1,75 @@
+// How the sqlite driver reads a query (see sqlite_plan_choice.hpp).
+#include "store/sqlite/sqlite_plan_choice.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace opbase::host::sqlite {
+
+int64_t lookup_cap(int64_t page_end, int64_t scope_documents) {
+  const auto meeting = static_cast<int64_t>(
+      std::sqrt(static_cast<double>(std::max<int64_t>(page_end, 0)) *
+                static_cast<double>(std::max<int64_t>(scope_documents, 0))));
+  return std::max(page_end, meeting) + 1;
+}
+
+FindPlan choose_find_plan(const FindFacts& facts) {
+  if (!facts.by_date) {
+    if (facts.index_order) return FindPlan::kIndexOrder;
+    return facts.fewest_lookup_rows ? FindPlan::kLookups : FindPlan::kScan;
+  }
+  if (!facts.fewest_lookup_rows) return FindPlan::kScan;
+  const FindPlan from_index = facts.index_only ? FindPlan::kIndexOnly : FindPlan::kLookups;
+  // Every match is read anyway, or all of them are wanted: the index reads fewer.
+  if (!facts.walkable || facts.pass_counts_all || facts.page_end < 0) return from_index;
+  if (facts.index_only && facts.index_only_ordered) return FindPlan::kIndexOnly;  // the page only
+  const int64_t rows = *facts.fewest_lookup_rows;
+  const int64_t documents = facts.scope_documents;
+  // Counted to the cap: at least as many rows as the walk would meet, by the cap's definition.
+  if (rows >= lookup_cap(facts.page_end, documents)) return FindPlan::kDateWalk;
+  const int64_t walk =
+      rows <= 0 ? documents
+                : std::min(documents, (facts.page_end * documents + rows - 1) / rows);
+  return rows <= walk ? from_index : FindPlan::kDateWalk;
+}
+
+CountPlan choose_count_plan(const CountFacts& facts) {
+  if (facts.no_condition) return CountPlan::kKeptCount;
+  if (facts.index_count) return CountPlan::kIndexCount;
+  if (facts.excluded_count) return CountPlan::kExcludedCount;
+  return facts.rest_empty ? CountPlan::kSqlCount : CountPlan::kScanCount;
+}
+
+const char* plan_name(FindPlan plan) {
+  switch (plan) {
+    case FindPlan::kIndexOnly:
+      return "index_only";
+    case FindPlan::kIndexOrder:
+      return "index_order";
+    case FindPlan::kLookups:
+      return "index_lookup";
+    case FindPlan::kDateWalk:
+      return "date_walk";
+    case FindPlan::kScan:
+      return "scan";
+  }
+  return "scan";
+}
+
+const char* plan_name(CountPlan plan) {
+  switch (plan) {
+    case CountPlan::kKeptCount:
+      return "kept_count";
+    case CountPlan::kIndexCount:
+      return "index_count";
+    case CountPlan::kExcludedCount:
+      return "index_count";
+    case CountPlan::kSqlCount:
+      return "index_lookup_count";
+    case CountPlan::kScanCount:
+      return "scan";
+  }
+  return "scan";
+}
+
+}  // namespace opbase::host::sqlite

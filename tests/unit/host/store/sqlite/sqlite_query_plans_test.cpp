@@ -1,0 +1,291 @@
+// How the sqlite store reads each query shape: the choices of the cost model one by one
+// (sqlite_plan_choice.hpp), the plan a store takes for each shape over a collection, with the
+// same answers as a store without indexes, and the kept counts of each scope staying exact
+// through every kind of write (sqlite_scope_counts.hpp).
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "opbase/internal/store_codec.hpp"
+#include "opbase/query.hpp"
+#include "opbase/store.hpp"
+#include "store/sqlite/sqlite_plan_choice.hpp"
+#include "store/sqlite/sqlite_project_store.hpp"
+#include "temp_dir.hpp"
+
+namespace opbase {
+namespace {
+
+using host::AutoIndexPolicy;
+using host::sqlite::choose_count_plan;
+using host::sqlite::choose_find_plan;
+using host::sqlite::CountFacts;
+using host::sqlite::CountPlan;
+using host::sqlite::FindFacts;
+using host::sqlite::FindPlan;
+using host::sqlite::IndexOrigin;
+using host::sqlite::lookup_cap;
+using host::sqlite::SqliteProjectStore;
+using host::sqlite::StoreOptions;
+using nlohmann::json;
+using store::Scope;
+using store::State;
+
+// ---- The cost model's choices ------------------------------------------------------------------
+
+// A find in date order, a page of 100 over 10,000 documents, with one lookup of `rows` rows.
+FindFacts by_date_with_lookup(int64_t rows) {
+  FindFacts facts;
+  facts.fewest_lookup_rows = rows;
+  facts.scope_documents = 10000;
+  facts.page_end = 100;
+  return facts;
+}
+
+TEST(FindPlanChoice, TheCapIsWhereWalkingAndReadingTheIndexCostTheSame) {
+  EXPECT_EQ(lookup_cap(100, 10000), 1001);  // 1000^2 = 100 * 10,000
+  EXPECT_EQ(lookup_cap(100, 0), 101);       // never under the page
+  EXPECT_EQ(lookup_cap(0, 10000), 1);
+}
+
+TEST(FindPlanChoice, FewMatchesAreReadFromTheIndex) {
+  EXPECT_EQ(choose_find_plan(by_date_with_lookup(300)), FindPlan::kLookups);
+  FindFacts only = by_date_with_lookup(300);
+  only.index_only = true;
+  EXPECT_EQ(choose_find_plan(only), FindPlan::kIndexOnly);
+}
+
+TEST(FindPlanChoice, ManyMatchesAreMetByWalkingInDateOrder) {
+  // 5,000 matches in 10,000: the walk meets about 200 documents for a page of 100.
+  EXPECT_EQ(choose_find_plan(by_date_with_lookup(5000)), FindPlan::kDateWalk);
+  FindFacts only = by_date_with_lookup(5000);
+  only.index_only = true;
+  EXPECT_EQ(choose_find_plan(only), FindPlan::kDateWalk);
+}
+
+TEST(FindPlanChoice, ALookupCountedToTheCapIsWalked) {
+  EXPECT_EQ(choose_find_plan(by_date_with_lookup(lookup_cap(100, 10000))), FindPlan::kDateWalk);
+  EXPECT_EQ(choose_find_plan(by_date_with_lookup(lookup_cap(100, 10000) - 2)), FindPlan::kLookups);
+}
+
+TEST(FindPlanChoice, OneEqualityInDateOrderReadsOnlyThePage) {
+  FindFacts facts = by_date_with_lookup(9000);
+  facts.index_only = true;
+  facts.index_only_ordered = true;
+  EXPECT_EQ(choose_find_plan(facts), FindPlan::kIndexOnly);
+}
+
+TEST(FindPlanChoice, EveryMatchReadAnywayIsReadFromTheIndex) {
+  FindFacts counted = by_date_with_lookup(5000);
+  counted.pass_counts_all = true;  // a total over conditions the texts decide
+  EXPECT_EQ(choose_find_plan(counted), FindPlan::kLookups);
+  FindFacts unlimited = by_date_with_lookup(5000);
+  unlimited.page_end = -1;
+  EXPECT_EQ(choose_find_plan(unlimited), FindPlan::kLookups);
+  FindFacts everyone = by_date_with_lookup(5000);
+  everyone.walkable = false;  // every owner's documents: the scope index has no date order
+  EXPECT_EQ(choose_find_plan(everyone), FindPlan::kLookups);
+}
+
+TEST(FindPlanChoice, WithoutALookupTheScopeIsRead) {
+  FindFacts facts;
+  facts.page_end = 100;
+  EXPECT_EQ(choose_find_plan(facts), FindPlan::kScan);
+  facts.by_date = false;
+  EXPECT_EQ(choose_find_plan(facts), FindPlan::kScan);
+}
+
+TEST(FindPlanChoice, ASortOnAPlainIndexReadsItInOrder) {
+  FindFacts facts = by_date_with_lookup(5000);
+  facts.by_date = false;
+  facts.index_order = true;
+  EXPECT_EQ(choose_find_plan(facts), FindPlan::kIndexOrder);
+  facts.index_order = false;
+  EXPECT_EQ(choose_find_plan(facts), FindPlan::kLookups);
+}
+
+TEST(CountPlanChoice, EachShapeHasItsCount) {
+  EXPECT_EQ(choose_count_plan({true, false, false, true}), CountPlan::kKeptCount);
+  EXPECT_EQ(choose_count_plan({false, true, false, true}), CountPlan::kIndexCount);
+  EXPECT_EQ(choose_count_plan({false, false, true, true}), CountPlan::kExcludedCount);
+  EXPECT_EQ(choose_count_plan({false, false, false, true}), CountPlan::kSqlCount);
+  EXPECT_EQ(choose_count_plan({false, false, false, false}), CountPlan::kScanCount);
+}
+
+// ---- The plans a store takes -------------------------------------------------------------------
+
+constexpr std::string_view kNs = "collection";
+constexpr int kDocuments = 2000;
+
+query::Match M(std::string_view text) {
+  auto parsed = query::parse_match(json::parse(text), store::wire_parse_options());
+  EXPECT_TRUE(parsed) << text;
+  return parsed ? *parsed : query::Match{};
+}
+
+// A store that makes no index by itself: the tests add the ones they read.
+std::shared_ptr<SqliteProjectStore> open_store(const std::string& path) {
+  AutoIndexPolicy off;
+  off.enabled = false;
+  auto opened = SqliteProjectStore::open(StoreOptions{path, 2, false, {}, off});
+  EXPECT_TRUE(opened) << opened.status().to_string();
+  return opened ? *opened : nullptr;
+}
+
+class QueryPlansTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    indexed_ = open_store(dir_.path() + "/indexed.db");
+    plain_ = open_store(dir_.path() + "/plain.db");
+    ASSERT_TRUE(indexed_ && plain_);
+    // u's documents: g = i % 100, n = i (newest last), among as many of v's.
+    std::vector<json> docs;
+    for (int i = 0; i < 2 * kDocuments; ++i) {
+      docs.push_back({{"_key", "k" + std::to_string(100000 + i)},
+                      {"_userkey", i % 2 == 0 ? "u" : "v"},
+                      {"_created_at", 1000 + i},
+                      {"g", (i / 2) % 100},
+                      {"n", i / 2}});
+    }
+    for (auto& store : {indexed_, plain_}) {
+      ASSERT_TRUE(store->insert(kNs, store::InsertRequest{"items", docs}));
+    }
+    for (const char* field : {"g", "n"}) {
+      ASSERT_TRUE(indexed_->add_index(kNs, "items", *query::parse_path(field), IndexOrigin::kAdmin));
+    }
+    indexed_->wait_for_builds(std::chrono::seconds(60));
+  }
+
+  static store::FindRequest request(std::string_view match, int64_t limit, int64_t offset = 0) {
+    store::FindRequest r{"items", Scope::user("u"), State::kActive, M(match), {}};
+    r.limit = limit;
+    r.offset = offset;
+    r.with_total = true;
+    return r;
+  }
+
+  // The plan the indexed store takes, after checking both stores answer alike.
+  std::string plan_of(const store::FindRequest& r) {
+    auto a = indexed_->find_documents(kNs, r);
+    auto b = plain_->find_documents(kNs, r);
+    EXPECT_TRUE(a && b);
+    if (!a || !b) return "";
+    EXPECT_EQ(json(a->documents), json(b->documents));
+    EXPECT_EQ(a->total, b->total);
+    auto plan = indexed_->explain(kNs, r, false);
+    EXPECT_TRUE(plan) << plan.status().to_string();
+    return plan ? (*plan)["plan"].get<std::string>() : "";
+  }
+
+  std::string count_plan_of(std::string_view match) {
+    const store::CountRequest r{"items", Scope::user("u"), State::kActive, M(match)};
+    auto a = indexed_->count(kNs, r);
+    auto b = plain_->count(kNs, r);
+    EXPECT_TRUE(a && b);
+    if (a && b) {
+      EXPECT_EQ(*a, *b) << match;
+    }
+    auto plan = indexed_->explain(kNs, {"items", Scope::user("u"), State::kActive, M(match), {}},
+                                  true);
+    EXPECT_TRUE(plan) << plan.status().to_string();
+    return plan ? (*plan)["plan"].get<std::string>() : "";
+  }
+
+  test::TempDir dir_{"opbase-plans"};
+  std::shared_ptr<SqliteProjectStore> indexed_;
+  std::shared_ptr<SqliteProjectStore> plain_;
+};
+
+TEST_F(QueryPlansTest, ARangeHalfTheDocumentsMeetIsWalkedInDateOrder) {
+  EXPECT_EQ(plan_of(request(R"({"n:$gt": 1000})", 10)), "date_walk");
+  EXPECT_EQ(plan_of(request(R"({"n:$lt": 1000})", 10)), "date_walk");
+  // A deep page: the walk skips the offset in the scope index.
+  EXPECT_EQ(plan_of(request(R"({"g:$lt": 50})", 10, 400)), "date_walk");
+}
+
+TEST_F(QueryPlansTest, FewMatchesAreSortedFromTheIndex) {
+  // 40 matches, under the cap of sqrt(10 * 2,000) + 1.
+  EXPECT_EQ(plan_of(request(R"({"g:$in": [1, 2]})", 10)), "index_only");
+  EXPECT_EQ(plan_of(request(R"({"g": 7})", 10)), "index_only");
+}
+
+TEST_F(QueryPlansTest, TwoFieldsAreDrivenByTheFewerRows) {
+  EXPECT_EQ(plan_of(request(R"({"n:$gt": 100, "g": 7})", 10)), "index_lookup");
+  EXPECT_EQ(plan_of(request(R"({"n:$gt": 100, "g:$ne": 7})", 10)), "date_walk");
+}
+
+TEST_F(QueryPlansTest, NegationsAreProbedAndCountedFromTheIndex) {
+  EXPECT_EQ(plan_of(request(R"({"g:$ne": 7})", 10)), "date_walk");
+  EXPECT_EQ(plan_of(request(R"({"g:$nin": [1, 2, 3]})", 10, 100)), "date_walk");
+  EXPECT_EQ(count_plan_of(R"({"g:$ne": 7})"), "index_count");
+  EXPECT_EQ(count_plan_of(R"({"g:$ne": 7, "n:$ne": 5})"), "index_lookup_count");
+}
+
+TEST_F(QueryPlansTest, ACountWithoutConditionsIsKept) {
+  EXPECT_EQ(count_plan_of("{}"), "kept_count");
+  EXPECT_EQ(plan_of(request("{}", 10)), "scan");
+}
+
+// ---- Kept counts -------------------------------------------------------------------------------
+
+// The count of u's documents in `state`, kept, and counted by reading them (a condition on an
+// unindexed field every document meets).
+void expect_counts(SqliteProjectStore& store, State state, int64_t expected) {
+  auto kept = store.count(kNs, {"items", Scope::user("u"), state, {}});
+  auto read = store.count(kNs, {"items", Scope::user("u"), state, M(R"({"zz:$ne": 1})")});
+  ASSERT_TRUE(kept && read);
+  EXPECT_EQ(*kept, expected);
+  EXPECT_EQ(*read, expected);
+  auto everyone = store.count(kNs, {"items", Scope::everyone(), state, {}});
+  auto everyone_read =
+      store.count(kNs, {"items", Scope::everyone(), state, M(R"({"zz:$ne": 1})")});
+  ASSERT_TRUE(everyone && everyone_read);
+  EXPECT_EQ(*everyone, *everyone_read);
+}
+
+TEST_F(QueryPlansTest, KeptCountsFollowEveryWrite) {
+  SqliteProjectStore& store = *indexed_;
+  expect_counts(store, State::kActive, kDocuments);
+  store::StateRequest removal{"items", Scope::user("u"), M(R"({"g": 3})"), State::kActive,
+                              State::kDeleted, "r1", 5000};
+  ASSERT_TRUE(store.change_state(kNs, removal));
+  expect_counts(store, State::kActive, kDocuments - 20);
+  expect_counts(store, State::kDeleted, 20);
+  ASSERT_TRUE(store.restore(kNs, {"items", Scope::user("u"), "r1"}));
+  expect_counts(store, State::kActive, kDocuments);
+  // A change of owner moves the document to the other scope.
+  store::UpdateRequest move{"items", Scope::user("u"), {{M(R"({"g": 4})"), {}}}};
+  move.steps[0].change.set = {{"_userkey", "w"}};
+  ASSERT_TRUE(store.update(kNs, move));
+  expect_counts(store, State::kActive, kDocuments - 20);
+  ASSERT_TRUE(store.change_state(kNs, removal));
+  ASSERT_TRUE(store.purge(kNs, {State::kDeleted, 6000}));
+  expect_counts(store, State::kDeleted, 0);
+  expect_counts(store, State::kActive, kDocuments - 40);
+}
+
+TEST_F(QueryPlansTest, AStoreFileWithoutKeptCountsGetsThemAtOpen) {
+  const std::string path = dir_.path() + "/plain.db";
+  plain_.reset();
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "DROP TRIGGER scope_counts_insert; DROP TRIGGER scope_counts_delete;"
+                         " DROP TRIGGER scope_counts_move; DROP TABLE scope_counts;",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  auto reopened = open_store(path);
+  ASSERT_TRUE(reopened);
+  expect_counts(*reopened, State::kActive, kDocuments);
+  ASSERT_TRUE(
+      reopened->insert(kNs, store::InsertRequest{"items", {{{"_key", "new"}, {"_userkey", "u"}}}}));
+  expect_counts(*reopened, State::kActive, kDocuments + 1);
+}
+
+}  // namespace
+}  // namespace opbase
