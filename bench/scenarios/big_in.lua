@@ -1,0 +1,11 @@
+-- scenario: big_in
+-- measures: collection.find {"category:$in":[five categories]}, limit 100, with the pagination
+--           total, over one user's 100,000 documents among 1,000,000 (bench_docs): 5,000 match.
+-- plugins: collection, auth
+-- set: datastore.indexes=bench_docs.category
+-- setup-hook: big_shapes.sh
+-- setup: big_shapes.sh seeds bench_docs and warms the automatic indexes on n and tags
+dofile(assert(os.getenv("BENCH_LIB"), "BENCH_LIB is not set: run scenarios through bench/run.sh"))
+
+bench.user_call('{"op":"collection.find","collection":"bench_docs","match":{"category:$in":["c1","c2","c3","c4","c5"]},"limit":100}', "u3")
+bench.expect_body = '"size":5000'

@@ -1,0 +1,12 @@
+-- scenario: big_offset
+-- measures: collection.find {"category:$lt":"c50"}, "offset":20000, limit 100, with the
+--           pagination total, over one user's 100,000 documents among 1,000,000 (bench_docs): a
+--           deep page, 20,000 into 46,000 matches spread over the dates.
+-- plugins: collection, auth
+-- set: datastore.indexes=bench_docs.category
+-- setup-hook: big_shapes.sh
+-- setup: big_shapes.sh seeds bench_docs and warms the automatic indexes on n and tags
+dofile(assert(os.getenv("BENCH_LIB"), "BENCH_LIB is not set: run scenarios through bench/run.sh"))
+
+bench.user_call('{"op":"collection.find","collection":"bench_docs","match":{"category:$lt":"c50"},"offset":20000,"limit":100}', "u3")
+bench.expect_body = '"size":46000'

@@ -1,0 +1,12 @@
+-- scenario: big_sort
+-- measures: collection.find {"n:$gt":50000}, "sort":"n asc", limit 100, with the pagination
+--           total, over one user's 100,000 documents among 1,000,000 (bench_docs): a range with a
+--           sort on the same field.
+-- plugins: collection, auth
+-- set: datastore.indexes=bench_docs.category
+-- setup-hook: big_shapes.sh
+-- setup: big_shapes.sh seeds bench_docs and warms the automatic indexes on n and tags
+dofile(assert(os.getenv("BENCH_LIB"), "BENCH_LIB is not set: run scenarios through bench/run.sh"))
+
+bench.user_call('{"op":"collection.find","collection":"bench_docs","match":{"n:$gt":50000},"sort":"n asc","limit":100}', "u3")
+bench.expect_body = '"size":49999'
