@@ -151,20 +151,30 @@ def seed_people():
     open(marker, "w").close()
 
 
+def index_ready(collection, field):
+    """Whether the collection's index on field is ready (collection.index.list, an admin op)."""
+    listed = call({"op": "collection.index.list", "collection": collection}, admin=True)
+    return any(index["field"] == field and index["state"] == "ready"
+               for index in listed["indexes"])
+
+
 def warm(user, request_text):
+    """Sends the request until the automatic index on its first condition's field is ready: a
+    query fast without one (10,000 documents read in a few milliseconds) earns it all the same,
+    since what counts is the documents read."""
     token = token_of(user)
     request = json.loads(request_text)
-    deadline = time.time() + 120
+    field = next(iter(request["match"])).split(":")[0]
+    deadline = time.time() + 300
     queries = 0
     while time.time() < deadline:
-        started = time.time()
         call(request, token)
         queries += 1
-        if time.time() - started < 0.020:
-            print("warm after %d queries" % queries)
+        if index_ready(request["collection"], field):
+            print("index on %s ready after %d queries" % (field, queries))
             return
         time.sleep(0.1)
-    print("still slow after %d queries in 120 s" % queries, file=sys.stderr)
+    raise SystemExit("no index on %s after %d queries in 300 s" % (field, queries))
 
 
 def seed_indexed5():

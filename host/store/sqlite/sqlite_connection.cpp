@@ -55,6 +55,19 @@ bool Statement::step() {
   return false;
 }
 
+Bind Statement::value_at(int column) const {
+  switch (sqlite3_column_type(stmt_, column)) {
+    case SQLITE_INTEGER:
+      return int_at(column);
+    case SQLITE_FLOAT:
+      return sqlite3_column_double(stmt_, column);
+    case SQLITE_NULL:
+      return nullptr;
+    default:
+      return std::string(text_at(column));
+  }
+}
+
 std::string_view Statement::text_at(int column) const {
   const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
   if (text == nullptr) return {};

@@ -38,6 +38,7 @@ class Statement {
   int64_t int_at(int column) const { return sqlite3_column_int64(stmt_, column); }
   std::string_view text_at(int column) const;
   bool null_at(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+  Bind value_at(int column) const;  // a column of any type, as it would be bound back
   int extended_error() const { return error_code_; }
 
  private:

@@ -7,9 +7,9 @@
 namespace opbase::host::sqlite {
 
 int64_t lookup_cap(int64_t page_end, int64_t scope_documents) {
-  const auto meeting = static_cast<int64_t>(
-      std::sqrt(static_cast<double>(std::max<int64_t>(page_end, 0)) *
-                static_cast<double>(std::max<int64_t>(scope_documents, 0))));
+  const auto meeting =
+      static_cast<int64_t>(std::sqrt(static_cast<double>(std::max<int64_t>(page_end, 0)) *
+                                     static_cast<double>(std::max<int64_t>(scope_documents, 0))));
   return std::max(page_end, meeting) + 1;
 }
 
@@ -28,9 +28,14 @@ FindPlan choose_find_plan(const FindFacts& facts) {
   // Counted to the cap: at least as many rows as the walk would meet, by the cap's definition.
   if (rows >= lookup_cap(facts.page_end, documents)) return FindPlan::kDateWalk;
   const int64_t walk =
-      rows <= 0 ? documents
-                : std::min(documents, (facts.page_end * documents + rows - 1) / rows);
+      rows <= 0 ? documents : std::min(documents, (facts.page_end * documents + rows - 1) / rows);
   return rows <= walk ? from_index : FindPlan::kDateWalk;
+}
+
+int64_t walk_budget(const FindFacts& facts) {
+  const int64_t rows = std::max<int64_t>(facts.fewest_lookup_rows.value_or(1), 1);
+  const int64_t expected = (facts.page_end * facts.scope_documents + rows - 1) / rows;
+  return std::max(2 * expected, facts.page_end);
 }
 
 CountPlan choose_count_plan(const CountFacts& facts) {

@@ -12,8 +12,10 @@
 // The cheaper is taken. A lookup counted past the cap is cheaper to walk by construction (the
 // cap is where both costs meet), so no count goes further than the cap. The walk's estimate
 // assumes the matches spread evenly in date order; when they cluster at the far end the walk
-// meets the other documents first, at worst all of them, which is about what sorting the
-// matches would have cost.
+// would meet the other documents first, so a walk with a lookup, newest first, is bounded
+// (walk_budget; an ascending walk meets the undated documents first, which no bound holds): one
+// that has not filled its page within twice the documents it expected gives up, and the page is
+// read from the index. Clustered matches cost that bounded walk more than the index alone.
 #pragma once
 
 #include <cstdint>
@@ -33,8 +35,8 @@ struct FindFacts {
   bool by_date = true;  // the sort is the date (the default), either direction
   // The scope index gives the date order: one owner's documents (every owner's are not).
   bool walkable = true;
-  bool index_order = false;        // an IndexSort plan exists and its index is plain
-  bool index_only = false;         // an IndexOnly plan exists
+  bool index_order = false;         // an IndexSort plan exists and its index is plain
+  bool index_only = false;          // an IndexOnly plan exists
   bool index_only_ordered = false;  // its rows come in date order (one equality): no sort
   // The rows of the fewest lookup, counted up to lookup_cap(); nullopt: no lookup.
   std::optional<int64_t> fewest_lookup_rows;
@@ -50,6 +52,10 @@ struct FindFacts {
 int64_t lookup_cap(int64_t page_end, int64_t scope_documents);
 
 FindPlan choose_find_plan(const FindFacts& facts);
+
+// The documents a kDateWalk chosen for a lookup may meet before it gives up: twice the
+// page_end * documents / rows it expects; at least the page.
+int64_t walk_budget(const FindFacts& facts);
 
 enum class CountPlan {
   kKeptCount,      // no condition: the scope's kept count

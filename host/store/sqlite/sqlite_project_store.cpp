@@ -561,6 +561,23 @@ Result<std::optional<int64_t>> count_excluded(Connection& db, const Target& targ
   return std::optional<int64_t>(*scope - *held);
 }
 
+// Where a walk of `budget` documents, newest first, stops: the last document it may meet; nullopt
+// when the scope holds no more than that (the whole walk is within budget) or that document has no
+// date (a row value with a null never compares, so that walk is not bounded).
+Result<std::optional<WalkBound>> walk_bound(Connection& db, const Target& target, int64_t budget) {
+  const BoundQuery query = walk_bound_query(target, budget);
+  auto stmt = db.prepare(query.sql);
+  if (!stmt) return stmt.status();
+  (*stmt)->bind_all(query.binds);
+  if (!(*stmt)->step()) {
+    if (!(*stmt)->status()) return (*stmt)->status();
+    return std::optional<WalkBound>();
+  }
+  if ((*stmt)->null_at(0)) return std::optional<WalkBound>();
+  return std::optional<WalkBound>(
+      WalkBound{(*stmt)->value_at(0), std::string((*stmt)->text_at(1))});
+}
+
 bool sorted_by_date(const std::vector<query::SortKey>& sort) {
   return sort.empty() || (sort.size() == 1 && sort.front().path.text == "_created_at");
 }
@@ -609,7 +626,8 @@ Result<int64_t> SqliteProjectStore::count_in(Connection& db, std::string_view ns
     if (f.lookups.size() > 1) {
       auto fewest = fewest_lookup(db, f, std::numeric_limits<int64_t>::max());
       if (!fewest) return fewest.status();
-      f = build_filter(target, request.match, indexed, shared, {false, fewest->lookup});
+      f = build_filter(target, request.match, indexed, shared,
+                       {false, fewest->lookup, std::nullopt});
     }
     *report = {f.rest.empty()          ? "index_lookup_count"
                : f.index_paths.empty() ? "scan"
@@ -686,6 +704,36 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
       facts.fewest_lookup_rows = fewest.rows;  // 0 when not counted: no walk was possible
     }
     FindPlan plan = choose_find_plan(facts);
+    // A page by SQL and the scan: a walk, the lookups, or the scope alone.
+    const auto page_by = [&](const Drive& drive) -> Result<ScanAnswer> {
+      const auto page_with = [&](const std::vector<std::string>& shared) {
+        const SqlFilter f = build_filter(target, request.match, indexed, shared, drive);
+        return scan(db, {&f, request.sort, "", request.limit, request.offset, pass_counts_all});
+      };
+      auto answer = page_with(plain);
+      if (!answer || !any_multikey(snapshot, ns, request.collection, plain)) return answer;
+      // A document read here made an index multikey: the shared lookups no longer hold.
+      return page_with({});
+    };
+    std::optional<ScanAnswer> scanned;
+    // Newest first only: ascending, the documents without a date come first, and a row value
+    // bound cannot hold them (a null never compares), so that walk goes unbounded.
+    const bool descending = request.sort.empty() || request.sort.front().descending;
+    if (plan == FindPlan::kDateWalk && !filter.lookups.empty() && descending) {
+      auto bound = walk_bound(db, target, walk_budget(facts));
+      if (!bound) return bound.status();
+      if (*bound) {
+        auto walked = page_by({true, 0, **bound});
+        if (!walked) return walked.status();
+        if (static_cast<int64_t>(walked->page.size()) == request.limit) {
+          scanned = std::move(*walked);
+          *report = {"date_walk", joined(filter.index_paths), 0, 0};
+        } else {
+          // The matches lie further in the date order than they seemed: read the index.
+          plan = facts.index_only ? FindPlan::kIndexOnly : FindPlan::kLookups;
+        }
+      }
+    }
     std::vector<std::string> texts;
     if (plan == FindPlan::kIndexOnly) {
       auto page = index_only_page(db, *only, request.limit, request.offset, false);
@@ -697,11 +745,9 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
         rows_read = static_cast<int64_t>(texts.size());
         *report = {"index_only", only->path, rows_read, 0};
       } else {
-        facts.index_only = false;
-        plan = choose_find_plan(facts);
+        plan = FindPlan::kLookups;
       }
     }
-    std::optional<ScanAnswer> scanned;
     if (plan == FindPlan::kIndexOrder) {
       auto ordered =
           scan_index_order(db, *in_order, request.limit, request.offset, request.with_total);
@@ -714,20 +760,12 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
         plan = filter.lookups.empty() ? FindPlan::kScan : FindPlan::kLookups;
       }
     }
-    if (plan == FindPlan::kLookups || plan == FindPlan::kDateWalk || plan == FindPlan::kScan) {
-      const Drive drive{plan == FindPlan::kDateWalk, fewest.lookup};
-      const auto page_with = [&](const std::vector<std::string>& shared) {
-        const SqlFilter f = build_filter(target, request.match, indexed, shared, drive);
-        return scan(db, {&f, request.sort, "", request.limit, request.offset, pass_counts_all});
-      };
-      auto scan_answer = page_with(plain);
-      if (!scan_answer) return scan_answer.status();
-      if (any_multikey(snapshot, ns, request.collection, plain)) {
-        // A document read here made an index multikey: the shared lookups no longer hold.
-        scan_answer = page_with({});
-        if (!scan_answer) return scan_answer.status();
-      }
-      scanned = std::move(*scan_answer);
+    const bool by_sql =
+        plan == FindPlan::kLookups || plan == FindPlan::kDateWalk || plan == FindPlan::kScan;
+    if (!scanned && by_sql) {
+      auto answer = page_by({plan == FindPlan::kDateWalk, fewest.lookup, std::nullopt});
+      if (!answer) return answer.status();
+      scanned = std::move(*answer);
       const bool probes_only = plan == FindPlan::kScan && !filter.index_paths.empty() && by_date;
       *report = {plan_name(probes_only ? FindPlan::kDateWalk : plan), joined(filter.index_paths), 0,
                  0};

@@ -252,10 +252,30 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
     out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
   }
   add_scope(target, plus, &out.where, &out.binds);
+  if (drive.date_walk && drive.bound) {
+    // A range of the scope index (row values compare as the index orders them).
+    out.where += " AND (created, key) >= (?, ?)";
+    out.binds.push_back(drive.bound->created);
+    out.binds.push_back(drive.bound->key);
+  }
   out.where += selective + negated;
   out.binds.insert(out.binds.end(), selective_binds.begin(), selective_binds.end());
   out.binds.insert(out.binds.end(), negated_binds.begin(), negated_binds.end());
   out.rest = std::move(rest);
+  return out;
+}
+
+BoundQuery walk_bound_query(const Target& target, int64_t budget) {
+  BoundQuery out;
+  out.sql = "SELECT created, key FROM documents WHERE ns = ? AND coll = ?";
+  out.binds = {std::string(target.ns), std::string(target.collection)};
+  add_scope(target, "", &out.sql, &out.binds);
+  if (target.state) {
+    out.sql += " AND state = ?";
+    out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
+  }
+  out.sql += " ORDER BY created DESC, key DESC LIMIT 1 OFFSET ?";
+  out.binds.push_back(std::max<int64_t>(budget - 1, 0));
   return out;
 }
 

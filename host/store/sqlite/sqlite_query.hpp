@@ -50,12 +50,28 @@ struct SqlFilter {
   std::vector<Lookup> lookups;           // in the order of the match's conditions
 };
 
+// The last document a bounded walk, newest first, may meet: its date and key.
+struct WalkBound {
+  Bind created;
+  std::string key;
+};
+
 // Where a filter's candidates come from when no `_key` condition drives: the lookup numbered
-// `lookup` (none when there is no such lookup), or a walk of the scope in date order.
+// `lookup` (none when there is no such lookup), or a walk of the scope in date order, which
+// `bound` stops at a document.
 struct Drive {
   bool date_walk = false;
   std::size_t lookup = 0;
+  std::optional<WalkBound> bound;
 };
+
+// "SELECT created, key FROM documents ..." giving the document a walk of the target's scope,
+// newest first, meets last when it may meet `budget`; no row when the scope holds fewer.
+struct BoundQuery {
+  std::string sql;
+  std::vector<Bind> binds;
+};
+BoundQuery walk_bound_query(const Target& target, int64_t budget);
 
 // `indexed` holds the paths of the target collection's field indexes that queries may use;
 // `plain`, those of them known not multikey (sqlite_index_catalog.hpp): the conditions on one

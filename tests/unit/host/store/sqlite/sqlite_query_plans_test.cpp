@@ -31,6 +31,7 @@ using host::sqlite::IndexOrigin;
 using host::sqlite::lookup_cap;
 using host::sqlite::SqliteProjectStore;
 using host::sqlite::StoreOptions;
+using host::sqlite::walk_budget;
 using nlohmann::json;
 using store::Scope;
 using store::State;
@@ -65,6 +66,14 @@ TEST(FindPlanChoice, ManyMatchesAreMetByWalkingInDateOrder) {
   FindFacts only = by_date_with_lookup(5000);
   only.index_only = true;
   EXPECT_EQ(choose_find_plan(only), FindPlan::kDateWalk);
+}
+
+TEST(FindPlanChoice, AWalkGivesUpAfterTwiceTheDocumentsItExpects) {
+  EXPECT_EQ(walk_budget(by_date_with_lookup(5000)), 400);  // expects 200
+  EXPECT_EQ(walk_budget(by_date_with_lookup(10000)), 200);
+  FindFacts tiny = by_date_with_lookup(10000);
+  tiny.scope_documents = 10;
+  EXPECT_EQ(walk_budget(tiny), 100);  // never under the page
 }
 
 TEST(FindPlanChoice, ALookupCountedToTheCapIsWalked) {
@@ -155,7 +164,8 @@ class QueryPlansTest : public ::testing::Test {
       ASSERT_TRUE(store->insert(kNs, store::InsertRequest{"items", docs}));
     }
     for (const char* field : {"g", "n"}) {
-      ASSERT_TRUE(indexed_->add_index(kNs, "items", *query::parse_path(field), IndexOrigin::kAdmin));
+      ASSERT_TRUE(
+          indexed_->add_index(kNs, "items", *query::parse_path(field), IndexOrigin::kAdmin));
     }
     indexed_->wait_for_builds(std::chrono::seconds(60));
   }
@@ -189,8 +199,8 @@ class QueryPlansTest : public ::testing::Test {
     if (a && b) {
       EXPECT_EQ(*a, *b) << match;
     }
-    auto plan = indexed_->explain(kNs, {"items", Scope::user("u"), State::kActive, M(match), {}},
-                                  true);
+    auto plan =
+        indexed_->explain(kNs, {"items", Scope::user("u"), State::kActive, M(match), {}}, true);
     EXPECT_TRUE(plan) << plan.status().to_string();
     return plan ? (*plan)["plan"].get<std::string>() : "";
   }
@@ -202,7 +212,8 @@ class QueryPlansTest : public ::testing::Test {
 
 TEST_F(QueryPlansTest, ARangeHalfTheDocumentsMeetIsWalkedInDateOrder) {
   EXPECT_EQ(plan_of(request(R"({"n:$gt": 1000})", 10)), "date_walk");
-  EXPECT_EQ(plan_of(request(R"({"n:$lt": 1000})", 10)), "date_walk");
+  // The oldest half: the walk meets none of them in its budget, and the index is read.
+  EXPECT_EQ(plan_of(request(R"({"n:$lt": 1000})", 10)), "index_only");
   // A deep page: the walk skips the offset in the scope index.
   EXPECT_EQ(plan_of(request(R"({"g:$lt": 50})", 10, 400)), "date_walk");
 }
@@ -241,8 +252,7 @@ void expect_counts(SqliteProjectStore& store, State state, int64_t expected) {
   EXPECT_EQ(*kept, expected);
   EXPECT_EQ(*read, expected);
   auto everyone = store.count(kNs, {"items", Scope::everyone(), state, {}});
-  auto everyone_read =
-      store.count(kNs, {"items", Scope::everyone(), state, M(R"({"zz:$ne": 1})")});
+  auto everyone_read = store.count(kNs, {"items", Scope::everyone(), state, M(R"({"zz:$ne": 1})")});
   ASSERT_TRUE(everyone && everyone_read);
   EXPECT_EQ(*everyone, *everyone_read);
 }
@@ -250,8 +260,8 @@ void expect_counts(SqliteProjectStore& store, State state, int64_t expected) {
 TEST_F(QueryPlansTest, KeptCountsFollowEveryWrite) {
   SqliteProjectStore& store = *indexed_;
   expect_counts(store, State::kActive, kDocuments);
-  store::StateRequest removal{"items", Scope::user("u"), M(R"({"g": 3})"), State::kActive,
-                              State::kDeleted, "r1", 5000};
+  store::StateRequest removal{
+      "items", Scope::user("u"), M(R"({"g": 3})"), State::kActive, State::kDeleted, "r1", 5000};
   ASSERT_TRUE(store.change_state(kNs, removal));
   expect_counts(store, State::kActive, kDocuments - 20);
   expect_counts(store, State::kDeleted, 20);
