@@ -5,11 +5,19 @@
 #include <cmath>
 
 namespace opbase::host::sqlite {
+namespace {
+
+// What a document the walk meets costs, in index rows read: a step of the scope index and a
+// probe of the document's index rows (a correlated subquery each) took about 1.5 us where an
+// index row read and sorted took 0.5 us (SQLite 3.40, 10,000 documents, this machine).
+constexpr int64_t kWalkStepCost = 3;
+
+}  // namespace
 
 int64_t lookup_cap(int64_t page_end, int64_t scope_documents) {
-  const auto meeting =
-      static_cast<int64_t>(std::sqrt(static_cast<double>(std::max<int64_t>(page_end, 0)) *
-                                     static_cast<double>(std::max<int64_t>(scope_documents, 0))));
+  const auto meeting = static_cast<int64_t>(
+      std::sqrt(static_cast<double>(kWalkStepCost * std::max<int64_t>(page_end, 0)) *
+                static_cast<double>(std::max<int64_t>(scope_documents, 0))));
   return std::max(page_end, meeting) + 1;
 }
 
@@ -27,9 +35,9 @@ FindPlan choose_find_plan(const FindFacts& facts) {
   const int64_t documents = facts.scope_documents;
   // Counted to the cap: at least as many rows as the walk would meet, by the cap's definition.
   if (rows >= lookup_cap(facts.page_end, documents)) return FindPlan::kDateWalk;
-  const int64_t walk =
+  const int64_t met =
       rows <= 0 ? documents : std::min(documents, (facts.page_end * documents + rows - 1) / rows);
-  return rows <= walk ? from_index : FindPlan::kDateWalk;
+  return rows <= kWalkStepCost * met ? from_index : FindPlan::kDateWalk;
 }
 
 int64_t walk_budget(const FindFacts& facts) {

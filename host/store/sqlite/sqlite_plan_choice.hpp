@@ -8,7 +8,8 @@
 //    (index_only when the index rows alone decide the match, lookups otherwise); it costs the
 //    lookup's rows, or only the page when one equality's rows lie in date order already;
 //  - by a walk: the scope's documents in date order, each probed for the conditions, until the
-//    page is full; with matches spread evenly it meets page_end * documents / matches of them.
+//    page is full; with matches spread evenly it meets page_end * documents / matches of them,
+//    each costing about three index rows (a step and a probe).
 // The cheaper is taken. A lookup counted past the cap is cheaper to walk by construction (the
 // cap is where both costs meet), so no count goes further than the cap. The walk's estimate
 // assumes the matches spread evenly in date order; when they cluster at the far end the walk
@@ -48,7 +49,7 @@ struct FindFacts {
 };
 
 // Where counting a lookup's rows stops: the rows at which walking and reading the index cost
-// the same (rows^2 = page_end * documents), and no less than the page.
+// the same (rows^2 = 3 * page_end * documents), and no less than the page.
 int64_t lookup_cap(int64_t page_end, int64_t scope_documents);
 
 FindPlan choose_find_plan(const FindFacts& facts);

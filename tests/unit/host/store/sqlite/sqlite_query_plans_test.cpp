@@ -48,7 +48,7 @@ FindFacts by_date_with_lookup(int64_t rows) {
 }
 
 TEST(FindPlanChoice, TheCapIsWhereWalkingAndReadingTheIndexCostTheSame) {
-  EXPECT_EQ(lookup_cap(100, 10000), 1001);  // 1000^2 = 100 * 10,000
+  EXPECT_EQ(lookup_cap(100, 10000), 1733);  // 1732^2 = 3 * 100 * 10,000
   EXPECT_EQ(lookup_cap(100, 0), 101);       // never under the page
   EXPECT_EQ(lookup_cap(0, 10000), 1);
 }
@@ -214,12 +214,14 @@ TEST_F(QueryPlansTest, ARangeHalfTheDocumentsMeetIsWalkedInDateOrder) {
   EXPECT_EQ(plan_of(request(R"({"n:$gt": 1000})", 10)), "date_walk");
   // The oldest half: the walk meets none of them in its budget, and the index is read.
   EXPECT_EQ(plan_of(request(R"({"n:$lt": 1000})", 10)), "index_only");
-  // A deep page: the walk skips the offset in the scope index.
-  EXPECT_EQ(plan_of(request(R"({"g:$lt": 50})", 10, 400)), "date_walk");
+  // A deep page among many matches: the walk skips the offset in the scope index.
+  EXPECT_EQ(plan_of(request(R"({"g:$lt": 90})", 10, 100)), "date_walk");
+  // Deeper among fewer: sorting the index's 1,000 rows costs less than meeting 820 documents.
+  EXPECT_EQ(plan_of(request(R"({"g:$lt": 50})", 10, 400)), "index_only");
 }
 
 TEST_F(QueryPlansTest, FewMatchesAreSortedFromTheIndex) {
-  // 40 matches, under the cap of sqrt(10 * 2,000) + 1.
+  // 40 matches, under the cap of sqrt(3 * 10 * 2,000) + 1.
   EXPECT_EQ(plan_of(request(R"({"g:$in": [1, 2]})", 10)), "index_only");
   EXPECT_EQ(plan_of(request(R"({"g": 7})", 10)), "index_only");
 }
