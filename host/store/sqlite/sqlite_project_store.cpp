@@ -452,11 +452,10 @@ Result<std::vector<std::string>> documents_by_id(Connection& db, const std::vect
   return texts;
 }
 
-// The page and its total from the field index alone (IndexOnly); documents read by id.
-Result<std::pair<std::vector<std::string>, int64_t>> index_only_page(Connection& db,
-                                                                     const IndexOnly& plan,
-                                                                     int64_t limit, int64_t offset,
-                                                                     bool with_total) {
+// The page from the field index alone (IndexOnly), documents read by id; its total is the
+// count's own plan (count_in).
+Result<std::vector<std::string>> index_only_page(Connection& db, const IndexOnly& plan,
+                                                 int64_t limit, int64_t offset) {
   auto stmt = db.prepare("SELECT doc FROM field_index WHERE " + plan.where + " " + plan.order +
                          " LIMIT ? OFFSET ?");
   if (!stmt) return stmt.status();
@@ -467,16 +466,7 @@ Result<std::pair<std::vector<std::string>, int64_t>> index_only_page(Connection&
   while ((*stmt)->step()) ids.push_back((*stmt)->int_at(0));
   if (!(*stmt)->status()) return (*stmt)->status();
   stmt->reset();
-  auto texts = documents_by_id(db, ids);
-  if (!texts) return texts.status();
-  int64_t total = -1;
-  if (with_total) {
-    auto counted =
-        count_rows(db, {}, "SELECT count(*) FROM field_index WHERE " + plan.where, plan.binds);
-    if (!counted) return counted.status();
-    total = *counted;
-  }
-  return std::pair{std::move(*texts), total};
+  return documents_by_id(db, ids);
 }
 
 }  // namespace
@@ -736,12 +726,12 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
     }
     std::vector<std::string> texts;
     if (plan == FindPlan::kIndexOnly) {
-      auto page = index_only_page(db, *only, request.limit, request.offset, false);
+      auto page = index_only_page(db, *only, request.limit, request.offset);
       if (!page) return page.status();
       // Read after the page's statement, as count_by_index does: still off, every document
       // this read sees has at most one row there, so the rows were the matches.
       if (!only->path_must_stay_plain || !only_index->multikey->load()) {
-        texts = std::move(page->first);
+        texts = std::move(*page);
         rows_read = static_cast<int64_t>(texts.size());
         *report = {"index_only", only->path, rows_read, 0};
       } else {

@@ -90,7 +90,7 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
 //    only the page's documents are read. `path_must_stay_plain` says the caller must check the
 //    index is still not multikey once the page is read (IndexCatalog), and scan if it is.
 // `where` selects field_index rows; the page is "SELECT doc FROM field_index WHERE <where>
-// <order> LIMIT ? OFFSET ?" (document ids in order), the total "SELECT count(*) ...".
+// <order> LIMIT ? OFFSET ?" (document ids in order); the total is the count's plan (IndexCount).
 // nullopt when the request has another shape.
 struct IndexOnly {
   std::string where;
