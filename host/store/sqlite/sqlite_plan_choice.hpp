@@ -10,7 +10,9 @@
 //  - by a walk: the scope's documents in date order, each probed for the conditions, until the
 //    page is full; with matches spread evenly it meets page_end * documents / matches of them,
 //    each costing about three index rows (a step and a probe).
-// The cheaper is taken. A lookup counted past the cap is cheaper to walk by construction (the
+// The cheaper is taken. A find sorted on an indexed field that probes conditions on other paths
+// chooses the same way between reading its index in order (the walk) and the fewest lookup's
+// rows sorted. A lookup counted past the cap is cheaper to walk by construction (the
 // cap is where both costs meet), so no count goes further than the cap. The walk's estimate
 // assumes the matches spread evenly in date order; when they cluster at the far end the walk
 // would meet the other documents first, so a walk with a lookup, newest first, is bounded
@@ -37,6 +39,7 @@ struct FindFacts {
   // The scope index gives the date order: one owner's documents (every owner's are not).
   bool walkable = true;
   bool index_order = false;         // an IndexSort plan exists and its index is plain
+  bool index_order_probed = false;  // it probes conditions on other paths (IndexSort::probed)
   bool index_only = false;          // an IndexOnly plan exists
   bool index_only_ordered = false;  // its rows come in date order (one equality): no sort
   // The rows of the fewest lookup, counted up to lookup_cap(); nullopt: no lookup.

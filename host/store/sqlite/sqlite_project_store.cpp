@@ -667,6 +667,7 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
         by_date,
         walkable,
         order_index != nullptr && !order_index->multikey->load(),
+        in_order && in_order->probed,
         only.has_value() && (!only->path_must_stay_plain || !only_index->multikey->load()),
         only.has_value() && !only->path_must_stay_plain,
         std::nullopt,
@@ -677,8 +678,10 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
     if (!filter.lookups.empty()) {
       // The scope index gives the date order for one owner's documents in one state only; one
       // equality's rows in date order beat any walk, so nothing needs counting for them.
-      const bool may_walk =
-          by_date && walkable && page_end >= 0 && !pass_counts_all && !facts.index_only_ordered;
+      // A sort on an indexed field walks that index, probing the other conditions.
+      const bool may_walk = page_end >= 0 && !pass_counts_all &&
+                            (by_date ? walkable && !facts.index_only_ordered
+                                     : facts.index_order && facts.index_order_probed);
       int64_t cap = std::numeric_limits<int64_t>::max();
       if (may_walk) {
         auto documents = scope_documents(db, target);
@@ -739,8 +742,8 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
       }
     }
     if (plan == FindPlan::kIndexOrder) {
-      auto ordered =
-          scan_index_order(db, *in_order, request.limit, request.offset, request.with_total);
+      auto ordered = scan_index_order(db, *in_order, request.limit, request.offset,
+                                      request.with_total && (pass_counts_all || !in_order->probed));
       if (!ordered) return ordered.status();
       // Read after the first statement, as count_by_index does: still off, the order holds.
       if (!order_index->multikey->load()) {
@@ -767,7 +770,8 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
       total = scanned->matched;
     }
     // The total: from the pass when it counted every match, else by the count's own plan.
-    const bool counted_in_pass = pass_counts_all || plan == FindPlan::kIndexOrder;
+    const bool counted_in_pass =
+        pass_counts_all || (plan == FindPlan::kIndexOrder && !in_order->probed);
     if (request.with_total && !counted_in_pass) {
       QueryReport count_report;
       int64_t count_rows_read = 0;

@@ -162,9 +162,10 @@ bool excluded_predicate(const query::Condition& c, std::string* sql, std::vector
 }
 
 // "Some row of this document at `path` meets `predicates`": one seek of field_index_entry.
-std::string probe(const std::string& predicates) {
-  return "EXISTS (SELECT 1 FROM field_index WHERE doc = documents.id AND path = ? AND " +
-         predicates + ")";
+// `document` names the outer query's document id.
+std::string probe(const std::string& predicates, std::string_view document = "documents.id") {
+  return "EXISTS (SELECT 1 FROM field_index WHERE doc = " + std::string(document) +
+         " AND path = ? AND " + predicates + ")";
 }
 
 }  // namespace
@@ -346,20 +347,41 @@ std::optional<IndexSort> index_sort(const Target& target, const query::Match& ma
   out.where += " AND state = ?";
   out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
   bool bounded = false;
+  // The conditions an index decides on other paths (and $ne / $nin on any) are probed per row,
+  // in both phases; the others are tested on the texts.
+  std::string probes;
+  std::string unvalued_probes;
+  std::vector<Bind> probe_binds;
   for (const query::Condition& c : match) {
     std::string predicate;
+    std::vector<Bind> predicate_binds;
+    const bool declared = std::find(indexed.begin(), indexed.end(), c.path.text) != indexed.end();
     if (c.path.text == path && index_predicate(c, &predicate, &out.binds)) {
       out.where += " AND " + predicate;
       bounded = true;
-    } else {
-      out.rest.push_back(c);
+      continue;
     }
+    std::string negation;
+    if (declared && excluded_predicate(c, &predicate, &predicate_binds)) {
+      negation = "NOT ";
+    } else if (!declared || c.path.text == path ||
+               !index_predicate(c, &predicate, &predicate_binds)) {
+      out.rest.push_back(c);
+      continue;
+    }
+    probes += " AND " + negation + probe(predicate, "walked.doc");
+    unvalued_probes += " AND " + negation + probe(predicate);
+    probe_binds.push_back(c.path.text);
+    probe_binds.insert(probe_binds.end(), predicate_binds.begin(), predicate_binds.end());
   }
+  out.probed = !probes.empty();
+  out.where += probes;
+  out.binds.insert(out.binds.end(), probe_binds.begin(), probe_binds.end());
   const std::string direction = sort.front().descending ? " DESC" : " ASC";
   out.order = "ORDER BY rank" + direction + ", value" + direction + ", key" + direction;
   out.path = path;
   out.descending = sort.front().descending;
-  out.total_sql = "SELECT count(*) FROM field_index WHERE " + out.where;
+  out.total_sql = "SELECT count(*) FROM field_index AS walked WHERE " + out.where;
   out.total_binds = out.binds;
   if (!bounded) {
     // The documents without a row there: the scope's, less those the index holds (one probe
@@ -369,13 +391,23 @@ std::optional<IndexSort> index_sort(const Target& target, const query::Match& ma
     out.unvalued_where += " AND state = ?";
     out.unvalued_binds.push_back(static_cast<int64_t>(state_code(*target.state)));
     add_scope(target, "", &out.unvalued_where, &out.unvalued_binds);
-    const KeptCount every = kept_count(target);
-    out.total_sql = every.sql;
-    out.total_binds = every.binds;
     out.unvalued_where +=
         " AND NOT EXISTS (SELECT 1 FROM field_index WHERE doc = documents.id AND path = ?)";
     out.unvalued_binds.push_back(path);
+    out.unvalued_where += unvalued_probes;
+    out.unvalued_binds.insert(out.unvalued_binds.end(), probe_binds.begin(), probe_binds.end());
     out.unvalued_order = "ORDER BY key" + direction;
+    if (out.probed) {
+      // The rows that pass the probes and the documents without a row that pass them.
+      out.total_sql = "SELECT (" + out.total_sql + ") + (SELECT count(*) FROM documents WHERE " +
+                      out.unvalued_where + ")";
+      out.total_binds.insert(out.total_binds.end(), out.unvalued_binds.begin(),
+                             out.unvalued_binds.end());
+    } else {
+      const KeptCount every = kept_count(target);
+      out.total_sql = every.sql;
+      out.total_binds = every.binds;
+    }
   }
   return out;
 }

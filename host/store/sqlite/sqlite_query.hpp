@@ -136,10 +136,11 @@ std::optional<ExcludedCount> excluded_count(const Target& target, const query::M
 // the index holds the rows in the sort's order (rank is the type bracket of compare_values, and
 // SQLite orders numbers and UTF-8 texts as compare_values does), so the page is read in order
 // and the read stops when it is full. `where` selects field_index rows of the path (with the
-// match's conditions on it); `rest` holds the conditions on other paths, tested on each
-// document's text. When no condition bounds the path, the documents without a row (null sorts
-// first) come before the rows ascending and after them descending: `unvalued_where` selects
-// them from `documents`, in `_key` order. The caller must check the index is not multikey
+// match's conditions on it) and probes each row's document for the conditions the index decides
+// on other paths and for $ne / $nin (`probed` says there are some); `rest` holds the conditions
+// left to test on each document's text. When no condition bounds the path, the documents without a
+// row (null sorts first) come before the rows ascending and after them descending: `unvalued_where`
+// selects them from `documents`, in `_key` order. The caller must check the index is not multikey
 // (IndexCatalog).
 struct IndexSort {
   std::string where;
@@ -147,12 +148,14 @@ struct IndexSort {
   std::string order;  // ORDER BY rank, value, key in the sort's direction
   std::string path;
   query::Match rest;
+  bool probed = false;
   bool descending = false;
   std::string unvalued_where;  // empty when the match bounds the path
   std::vector<Bind> unvalued_binds;
   std::string unvalued_order;
   // The number of matches when `rest` is empty: the rows of `where` when the match bounds the
-  // path, else every document of the scope.
+  // path, else those and the documents `unvalued_where` selects (the scope's kept count when
+  // nothing is probed).
   std::string total_sql;
   std::vector<Bind> total_binds;
 };

@@ -216,7 +216,7 @@ Result<ScanAnswer> scan_index_order(Connection& db, const IndexSort& plan, int64
     return take_in_order(next, text_of, query, offset, page_end, count_all, &answer);
   };
   const std::string valued =
-      "SELECT doc, key FROM field_index WHERE " + plan.where + " " + plan.order;
+      "SELECT doc, key FROM field_index AS walked WHERE " + plan.where + " " + plan.order;
   const std::string unvalued = plan.unvalued_where.empty()
                                    ? ""
                                    : "SELECT id, key FROM documents WHERE " + plan.unvalued_where +

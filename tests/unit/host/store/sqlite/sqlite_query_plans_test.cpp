@@ -117,6 +117,20 @@ TEST(FindPlanChoice, ASortOnAPlainIndexReadsItInOrder) {
   EXPECT_EQ(choose_find_plan(facts), FindPlan::kLookups);
 }
 
+TEST(FindPlanChoice, ASortOnAFieldWalksItsIndexUnlessFewDocumentsPassTheProbes) {
+  FindFacts facts = by_date_with_lookup(500);
+  facts.by_date = false;
+  facts.index_order = true;
+  facts.index_order_probed = true;
+  // 500 candidates read and sorted (6 rows each) cost less than meeting 2,000 in order (3 each).
+  EXPECT_EQ(choose_find_plan(facts), FindPlan::kLookups);
+  facts.fewest_lookup_rows = 1500;  // 9,000 against 667 * 3
+  EXPECT_EQ(choose_find_plan(facts), FindPlan::kIndexOrder);
+  facts.fewest_lookup_rows = 500;
+  facts.index_order_probed = false;  // the rows in order are the matches: only the page is read
+  EXPECT_EQ(choose_find_plan(facts), FindPlan::kIndexOrder);
+}
+
 TEST(CountPlanChoice, EachShapeHasItsCount) {
   EXPECT_EQ(choose_count_plan({true, false, false, true}), CountPlan::kKeptCount);
   EXPECT_EQ(choose_count_plan({false, true, false, true}), CountPlan::kIndexCount);
@@ -178,6 +192,13 @@ class QueryPlansTest : public ::testing::Test {
     return r;
   }
 
+  static store::FindRequest sorted(std::string_view match, std::string_view path, bool descending,
+                                   int64_t limit) {
+    store::FindRequest r = request(match, limit);
+    r.sort.push_back({*query::parse_path(path), descending});
+    return r;
+  }
+
   // The plan the indexed store takes, after checking both stores answer alike.
   std::string plan_of(const store::FindRequest& r) {
     auto a = indexed_->find_documents(kNs, r);
@@ -236,6 +257,17 @@ TEST_F(QueryPlansTest, NegationsAreProbedAndCountedFromTheIndex) {
   EXPECT_EQ(plan_of(request(R"({"g:$nin": [1, 2, 3]})", 10, 100)), "date_walk");
   EXPECT_EQ(count_plan_of(R"({"g:$ne": 7})"), "index_count");
   EXPECT_EQ(count_plan_of(R"({"g:$ne": 7, "n:$ne": 5})"), "index_lookup_count");
+}
+
+TEST_F(QueryPlansTest, ASortOnAFieldProbesTheOtherFieldsOrReadsTheFewMatches) {
+  // 1,980 matches: the index of n in order, each row's document probed for g, till the page.
+  EXPECT_EQ(plan_of(sorted(R"({"g:$ne": 7})", "n", true, 10)), "index_order");
+  EXPECT_EQ(plan_of(sorted(R"({"g:$ne": 7, "n:$lt": 1500})", "n", false, 10)), "index_order");
+  EXPECT_EQ(plan_of(sorted(R"({"g:$gt": 10})", "n", false, 10)), "index_order");
+  // 40 matches: read and sorted.
+  EXPECT_EQ(plan_of(sorted(R"({"g:$in": [1, 2]})", "n", false, 10)), "index_lookup");
+  // A condition left to the texts, with the total: every match is read anyway.
+  EXPECT_EQ(plan_of(sorted(R"({"g:$gt": 10, "zz:$ne": 1})", "n", true, 10)), "index_lookup");
 }
 
 TEST_F(QueryPlansTest, ACountWithoutConditionsIsKept) {
