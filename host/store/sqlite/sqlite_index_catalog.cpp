@@ -14,9 +14,25 @@ constexpr std::string_view kTable = R"sql(
 CREATE TABLE IF NOT EXISTS field_indexes(
   ns TEXT NOT NULL, coll TEXT NOT NULL, path TEXT NOT NULL, origin TEXT NOT NULL,
   ready INTEGER NOT NULL, built_upto INTEGER NOT NULL, multikey INTEGER NOT NULL,
-  created_ms INTEGER NOT NULL, last_used_ms INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL, last_used_ms INTEGER NOT NULL, sparse INTEGER NOT NULL DEFAULT 1,
   PRIMARY KEY(ns, coll, path)) WITHOUT ROWID;
 )sql";
+
+constexpr std::string_view kColumns =
+    "ns, coll, path, origin, ready, built_upto, multikey, created_ms, last_used_ms, sparse";
+
+// A table from before `sparse` was kept gets the column; whether its indexes' documents all
+// have a value is not known, so they are taken as sparse (the column's default).
+Status add_sparse_column(Connection& db) {
+  auto column =
+      db.prepare("SELECT 1 FROM pragma_table_info('field_indexes') WHERE name = 'sparse'");
+  if (!column) return column.status();
+  const bool present = (*column)->step();
+  if (!(*column)->status()) return (*column)->status();
+  column->reset();
+  if (present) return Status::ok();
+  return db.exec("ALTER TABLE field_indexes ADD COLUMN sparse INTEGER NOT NULL DEFAULT 1");
+}
 
 std::vector<Bind> key_of(const FieldIndex& index) {
   return {index.ns, index.collection, index.path.text};
@@ -43,6 +59,7 @@ std::string_view origin_name(IndexOrigin origin) {
 
 Status IndexCatalog::open(Connection& db, int64_t now_ms) {
   if (Status s = db.exec(kTable); !s) return s;
+  if (Status s = add_sparse_column(db); !s) return s;
   // The earlier table of declarations: its indexes are complete. Whether any document was
   // multikey was not kept, so they are taken as multikey.
   auto earlier = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'declared_indexes'");
@@ -51,17 +68,17 @@ Status IndexCatalog::open(Connection& db, int64_t now_ms) {
   earlier->reset();
   if (migrate) {
     if (Status s = run(db,
-                       "INSERT OR IGNORE INTO field_indexes SELECT ns, coll, path, 'declared', 1, "
-                       "0, 1, ?, ? FROM declared_indexes",
+                       "INSERT OR IGNORE INTO field_indexes(" + std::string(kColumns) +
+                           ") SELECT ns, coll, path, 'declared', 1, 0, 1, ?, ?, 1 FROM "
+                           "declared_indexes",
                        {now_ms, now_ms});
         !s) {
       return s;
     }
     if (Status s = db.exec("DROP TABLE declared_indexes"); !s) return s;
   }
-  auto stmt = db.prepare(
-      "SELECT ns, coll, path, origin, ready, built_upto, multikey, created_ms, last_used_ms "
-      "FROM field_indexes ORDER BY ns, coll, path");
+  auto stmt =
+      db.prepare("SELECT " + std::string(kColumns) + " FROM field_indexes ORDER BY ns, coll, path");
   if (!stmt) return stmt.status();
   std::vector<FieldIndex> loaded;
   while ((*stmt)->step()) {
@@ -77,6 +94,7 @@ Status IndexCatalog::open(Connection& db, int64_t now_ms) {
     index.multikey->store((*stmt)->int_at(6) != 0);
     index.created_ms = (*stmt)->int_at(7);
     index.last_used_ms->store((*stmt)->int_at(8));
+    index.sparse->store((*stmt)->int_at(9) != 0);
     loaded.push_back(std::move(index));
   }
   if (!(*stmt)->status()) return (*stmt)->status();
@@ -108,7 +126,9 @@ void IndexCatalog::publish(std::vector<FieldIndex> next) {
 
 Status IndexCatalog::add(Connection& db, const std::string& ns, const std::string& collection,
                          const query::FieldPath& path, IndexOrigin origin, int64_t now_ms) {
-  if (Status s = run(db, "INSERT INTO field_indexes VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?)",
+  if (Status s = run(db,
+                     "INSERT INTO field_indexes(" + std::string(kColumns) +
+                         ") VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?, 0)",
                      {ns, collection, path.text, std::string(origin_name(origin)), now_ms, now_ms});
       !s) {
     return s;
@@ -157,6 +177,12 @@ void IndexCatalog::set_ready(const FieldIndex& index) {
 Status IndexCatalog::mark_multikey(Connection& db, const FieldIndex& index) {
   index.multikey->store(true);
   return run(db, "UPDATE field_indexes SET multikey = 1 WHERE ns = ? AND coll = ? AND path = ?",
+             key_of(index));
+}
+
+Status IndexCatalog::mark_sparse(Connection& db, const FieldIndex& index) {
+  index.sparse->store(true);
+  return run(db, "UPDATE field_indexes SET sparse = 1 WHERE ns = ? AND coll = ? AND path = ?",
              key_of(index));
 }
 

@@ -1,13 +1,16 @@
 // The field indexes of one sqlite store: which paths of which collections field_index holds
 // rows for, and in which state. Declared (config datastore.indexes), automatic (index_advisor.hpp)
 // and added by an administrator, they are one kind of index with one table:
-//   field_indexes(ns, coll, path, origin, ready, built_upto, multikey, created_ms, last_used_ms)
+//   field_indexes(ns, coll, path, origin, ready, built_upto, multikey, created_ms, last_used_ms,
+//                 sparse)
 // An index is maintained by every write from the moment it is added; a background build fills
 // it for the documents written before (ids below built_upto are done); queries use it once it
 // is ready. `multikey` turns on, for good, when some document has at that path anything other
 // than null, nothing, or one scalar the index holds reached through objects: until then the
 // index has one row per document with a value there and none for the others (which sort as
-// null), in the order a sort on the path gives, so it can count and sort alone.
+// null), in the order a sort on the path gives, so it can count and sort alone. `sparse` turns
+// on, for good, when some document has no row there (null or nothing at the path, or no value
+// the index holds): until then a sort on the path has no document without a value to place.
 //
 // Visibility rules that keep answers exact while indexes come and go:
 //  - add() publishes inside the writer job that inserts the table row, so every later write
@@ -17,8 +20,8 @@
 //  - a reader holds its snapshot for the whole read; a drop retires the index first (queries
 //    stop using it, writes still maintain it) and waits until no reader holds a snapshot in
 //    which it was ready, before its rows are deleted;
-//  - mark_multikey() is called before the write's commit, so a reader that checks the flag
-//    after its first statement knows whether any document it sees is multikey.
+//  - mark_multikey() and mark_sparse() are called before the write's commit, so a reader that
+//    checks a flag after its first statement knows whether any document it sees is so.
 // Thread-safety: every method may be called from any thread, concurrently; the ones that take
 // a Connection run in the writer's job on the writer's connection.
 #pragma once
@@ -52,6 +55,7 @@ struct FieldIndex {
   int64_t created_ms = 0;
   // Shared by every snapshot the index appears in.
   std::shared_ptr<std::atomic<bool>> multikey = std::make_shared<std::atomic<bool>>(false);
+  std::shared_ptr<std::atomic<bool>> sparse = std::make_shared<std::atomic<bool>>(false);
   std::shared_ptr<std::atomic<int64_t>> last_used_ms = std::make_shared<std::atomic<int64_t>>(0);
 
   bool is(std::string_view n, std::string_view c, std::string_view p) const {
@@ -80,6 +84,7 @@ class IndexCatalog {
   // After the commit of the build's last step: queries may use the index.
   void set_ready(const FieldIndex& index);
   Status mark_multikey(Connection& db, const FieldIndex& index);
+  Status mark_sparse(Connection& db, const FieldIndex& index);
   // Takes the index out of queries' use, and, in the table, makes a restart rebuild it from
   // nothing should the drop not finish.
   Status retire(Connection& db, const FieldIndex& index);

@@ -79,6 +79,9 @@ Status SqliteProjectStore::insert_index_rows(Connection& db, const FieldIndex& i
       return s;
     }
   }
+  if (values.empty() && !index.sparse->load()) {
+    if (Status s = catalog_.mark_sparse(db, index); !s) return s;
+  }
   if (!index.multikey->load() && !plain(doc, index.path, values.size())) {
     return catalog_.mark_multikey(db, index);
   }

@@ -742,7 +742,16 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
       }
     }
     if (plan == FindPlan::kIndexOrder) {
-      auto ordered = scan_index_order(db, *in_order, request.limit, request.offset,
+      // Every document having a row there (the flag read after a statement, as multikey is),
+      // there is none without a value to place: the phase that looks for them, probing each
+      // document of the scope, is left out.
+      IndexSort order = *in_order;
+      if (!order.unvalued_where.empty()) {
+        auto documents = scope_documents(db, target);
+        if (!documents) return documents.status();
+        if (!order_index->sparse->load()) order.unvalued_where.clear();
+      }
+      auto ordered = scan_index_order(db, order, request.limit, request.offset,
                                       request.with_total && (pass_counts_all || !in_order->probed));
       if (!ordered) return ordered.status();
       // Read after the first statement, as count_by_index does: still off, the order holds.

@@ -397,17 +397,9 @@ std::optional<IndexSort> index_sort(const Target& target, const query::Match& ma
     out.unvalued_where += unvalued_probes;
     out.unvalued_binds.insert(out.unvalued_binds.end(), probe_binds.begin(), probe_binds.end());
     out.unvalued_order = "ORDER BY key" + direction;
-    if (out.probed) {
-      // The rows that pass the probes and the documents without a row that pass them.
-      out.total_sql = "SELECT (" + out.total_sql + ") + (SELECT count(*) FROM documents WHERE " +
-                      out.unvalued_where + ")";
-      out.total_binds.insert(out.total_binds.end(), out.unvalued_binds.begin(),
-                             out.unvalued_binds.end());
-    } else {
-      const KeptCount every = kept_count(target);
-      out.total_sql = every.sql;
-      out.total_binds = every.binds;
-    }
+    const KeptCount every = kept_count(target);
+    out.total_sql = every.sql;
+    out.total_binds = every.binds;
   }
   return out;
 }

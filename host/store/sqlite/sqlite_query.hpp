@@ -153,9 +153,9 @@ struct IndexSort {
   std::string unvalued_where;  // empty when the match bounds the path
   std::vector<Bind> unvalued_binds;
   std::string unvalued_order;
-  // The number of matches when `rest` is empty: the rows of `where` when the match bounds the
-  // path, else those and the documents `unvalued_where` selects (the scope's kept count when
-  // nothing is probed).
+  // The number of matches when `rest` is empty and nothing is probed (else the count's own plan
+  // gives it): the rows of `where` when the match bounds the path, else every document of the
+  // scope.
   std::string total_sql;
   std::vector<Bind> total_binds;
 };
