@@ -41,7 +41,7 @@ struct FindFacts {
   bool index_order = false;         // an IndexSort plan exists and its index is plain
   bool index_order_probed = false;  // it probes conditions on other paths (IndexSort::probed)
   bool index_only = false;          // an IndexOnly plan exists
-  bool index_only_ordered = false;  // its rows come in date order (one equality): no sort
+  bool index_only_ordered = false;  // its rows come in date order (IndexOnly::ordered): no sort
   // The rows of the fewest lookup, counted up to lookup_cap(); nullopt: no lookup.
   std::optional<int64_t> fewest_lookup_rows;
   int64_t scope_documents = 0;  // the target's documents

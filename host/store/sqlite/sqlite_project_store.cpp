@@ -456,12 +456,24 @@ Result<std::vector<std::string>> documents_by_id(Connection& db, const std::vect
 // count's own plan (count_in).
 Result<std::vector<std::string>> index_only_page(Connection& db, const IndexOnly& plan,
                                                  int64_t limit, int64_t offset) {
-  auto stmt = db.prepare("SELECT doc FROM field_index WHERE " + plan.where + " " + plan.order +
-                         " LIMIT ? OFFSET ?");
+  std::string sql = "SELECT doc FROM field_index WHERE " + plan.where;
+  std::vector<Bind> binds = plan.binds;
+  if (!plan.arms.empty()) {
+    // A compound SELECT with an ORDER BY is a merge of its arms (each read in index order),
+    // which the LIMIT stops.
+    sql.clear();
+    binds.clear();
+    for (const IndexArm& arm : plan.arms) {
+      sql += (sql.empty() ? "" : " UNION ALL ") +
+             std::string("SELECT doc, created, key FROM field_index WHERE ") + arm.where;
+      binds.insert(binds.end(), arm.binds.begin(), arm.binds.end());
+    }
+  }
+  auto stmt = db.prepare(sql + " " + plan.order + " LIMIT ? OFFSET ?");
   if (!stmt) return stmt.status();
-  (*stmt)->bind_all(plan.binds);
-  (*stmt)->bind(static_cast<int>(plan.binds.size() + 1), limit);
-  (*stmt)->bind(static_cast<int>(plan.binds.size() + 2), offset);
+  (*stmt)->bind_all(binds);
+  (*stmt)->bind(static_cast<int>(binds.size() + 1), limit);
+  (*stmt)->bind(static_cast<int>(binds.size() + 2), offset);
   std::vector<int64_t> ids;
   while ((*stmt)->step()) ids.push_back((*stmt)->int_at(0));
   if (!(*stmt)->status()) return (*stmt)->status();
@@ -669,7 +681,7 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
         order_index != nullptr && !order_index->multikey->load(),
         in_order && in_order->probed,
         only.has_value() && (!only->path_must_stay_plain || !only_index->multikey->load()),
-        only.has_value() && !only->path_must_stay_plain,
+        only.has_value() && only->ordered,
         std::nullopt,
         0,
         page_end,

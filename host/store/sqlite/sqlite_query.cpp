@@ -161,6 +161,35 @@ bool excluded_predicate(const query::Condition& c, std::string* sql, std::vector
   return index_predicate(held, sql, binds);
 }
 
+// Two index forms one row cannot both hold apart: the same type bracket and the same value,
+// SQLite comparing an integer and a real by their values.
+bool same_index_value(const IndexValue& a, const IndexValue& b) {
+  if (a.rank != b.rank) return false;
+  const auto number = [](const Bind& v) -> std::optional<long double> {
+    if (const auto* i = std::get_if<int64_t>(&v)) return static_cast<long double>(*i);
+    if (const auto* d = std::get_if<double>(&v)) return static_cast<long double>(*d);
+    return std::nullopt;
+  };
+  const auto x = number(a.value);
+  const auto y = number(b.value);
+  if (x && y) return *x == *y;
+  return a.value == b.value;
+}
+
+// The operands of a $in in the index's forms, each once; empty when one has no form.
+std::vector<IndexValue> distinct_operands(const query::Condition& c) {
+  std::vector<IndexValue> out;
+  if (!c.value.is_array()) return out;
+  for (const json& operand : c.value) {
+    auto form = index_form(operand);
+    if (!form) return {};
+    const bool seen = std::any_of(out.begin(), out.end(),
+                                  [&](const IndexValue& v) { return same_index_value(v, *form); });
+    if (!seen) out.push_back(std::move(*form));
+  }
+  return out;
+}
+
 // "Some row of this document at `path` meets `predicates`": one seek of field_index_entry.
 // `document` names the outer query's document id.
 std::string probe(const std::string& predicates, std::string_view document = "documents.id") {
@@ -424,15 +453,44 @@ std::optional<IndexOnly> index_only(const Target& target, const query::Match& ma
   out.where = "ns = ? AND coll = ? AND path = ? AND owner = ? AND state = ?";
   out.binds = {std::string(target.ns), std::string(target.collection), path, *target.scope->owner,
                static_cast<int64_t>(state_code(*target.state))};
+  // The same rows without the one $in, for its arms.
+  std::string common = out.where;
+  std::vector<Bind> common_binds = out.binds;
+  const query::Condition* merged = nullptr;
   for (const query::Condition& c : match) {
     std::string predicate;
-    if (c.path.text != path || !index_predicate(c, &predicate, &out.binds)) return std::nullopt;
+    std::vector<Bind> predicate_binds;
+    if (c.path.text != path || !index_predicate(c, &predicate, &predicate_binds)) {
+      return std::nullopt;
+    }
     out.where += " AND " + predicate;
+    out.binds.insert(out.binds.end(), predicate_binds.begin(), predicate_binds.end());
+    if (c.op == query::Op::kIn && merged == nullptr) {
+      merged = &c;
+      continue;
+    }
+    common += " AND " + predicate;
+    common_binds.insert(common_binds.end(), predicate_binds.begin(), predicate_binds.end());
   }
   const bool descending = sort.empty() || sort.front().descending;
   out.order = descending ? "ORDER BY created DESC, key DESC" : "ORDER BY created ASC, key ASC";
   out.path = path;
   out.path_must_stay_plain = !one_equality;
+  out.ordered = one_equality;
+  const std::vector<IndexValue> operands =
+      merged ? distinct_operands(*merged) : std::vector<IndexValue>{};
+  const bool one_in = std::count_if(match.begin(), match.end(), [](const query::Condition& c) {
+                        return c.op == query::Op::kIn;
+                      }) == 1;
+  if (one_in && !operands.empty() && operands.size() <= kMergedRangesMax) {
+    for (const IndexValue& operand : operands) {
+      std::vector<Bind> binds = common_binds;
+      binds.push_back(static_cast<int64_t>(operand.rank));
+      binds.push_back(operand.value);
+      out.arms.push_back({common + " AND rank = ? AND value = ?", std::move(binds)});
+    }
+    out.ordered = true;
+  }
   return out;
 }
 

@@ -89,15 +89,25 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
 //    conditions are the matches; SQLite sorts them by date from the index's own columns, and
 //    only the page's documents are read. `path_must_stay_plain` says the caller must check the
 //    index is still not multikey once the page is read (IndexCatalog), and scan if it is.
+//    One $in among them, of at most kMergedRangesMax distinct operands, is read as one range
+//    per operand (`arms`), each in date order already, merged: the page is read and no more.
 // `where` selects field_index rows; the page is "SELECT doc FROM field_index WHERE <where>
-// <order> LIMIT ? OFFSET ?" (document ids in order); the total is the count's plan (IndexCount).
-// nullopt when the request has another shape.
+// <order> LIMIT ? OFFSET ?" (document ids in order), or the arms' rows merged in that order;
+// `ordered` says the page is read without sorting the matches. The total is the count's plan
+// (IndexCount). nullopt when the request has another shape.
+inline constexpr std::size_t kMergedRangesMax = 32;
+struct IndexArm {
+  std::string where;
+  std::vector<Bind> binds;
+};
 struct IndexOnly {
   std::string where;
   std::vector<Bind> binds;
   std::string order;
   std::string path;
   bool path_must_stay_plain = false;
+  bool ordered = false;
+  std::vector<IndexArm> arms;
 };
 std::optional<IndexOnly> index_only(const Target& target, const query::Match& match,
                                     const std::vector<query::SortKey>& sort,

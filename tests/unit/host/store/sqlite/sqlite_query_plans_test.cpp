@@ -247,6 +247,17 @@ TEST_F(QueryPlansTest, FewMatchesAreSortedFromTheIndex) {
   EXPECT_EQ(plan_of(request(R"({"g": 7})", 10)), "index_only");
 }
 
+TEST_F(QueryPlansTest, AnInIsReadAsOneRangePerOperandMerged) {
+  // Operands that name one value twice (1 and 1.0) give one range, so no document comes twice.
+  EXPECT_EQ(plan_of(request(R"({"g:$in": [1, 1.0, 1, 90]})", 50)), "index_only");
+  EXPECT_EQ(plan_of(request(R"({"g:$in": [3, "3", true, 4]})", 10, 15)), "index_only");
+  EXPECT_EQ(plan_of(request(R"({"g:$in": [5, 6], "g:$gt": 5})", 10)), "index_only");
+  // More operands than the merge takes: the cost model chooses another plan (here the walk).
+  std::string many = "[";
+  for (int g = 0; g < 40; ++g) many += (g ? "," : "") + std::to_string(g);
+  EXPECT_EQ(plan_of(request(R"({"g:$in": )" + many + "]}", 10, 5)), "date_walk");
+}
+
 TEST_F(QueryPlansTest, TwoFieldsAreDrivenByTheFewerRows) {
   EXPECT_EQ(plan_of(request(R"({"n:$gt": 100, "g": 7})", 10)), "index_lookup");
   EXPECT_EQ(plan_of(request(R"({"n:$gt": 100, "g:$ne": 7})", 10)), "date_walk");
