@@ -325,13 +325,16 @@ wrk_threads() { local c="$1" t="$MAX_WRK_THREADS"; ((c < t)) && t="$c"; echo "$t
 # foreground command bash would hold it until the command ended (up to BENCH_DURATION).
 run_wrk() {
   local s="$1" c="$2" d="$3" log="$4"; shift 4
-  local limit=$(($(to_seconds "$d") + 20)) before after rc=0
+  local limit=$(($(to_seconds "$d") + 20)) before after rc=0 url="$URL" url_state
   RESULT=""
+  # A scenario aimed at another server (nginx) names the state file its set-up wrote the URL to.
+  url_state="$(scenario_header "$s" url-state)"
+  [[ -n "$url_state" ]] && url="$(cat "$BENCH_STATE_DIR/$url_state")"
   before="$(daemon_cpu_ticks)"
   # A scenario that prepares per-connection state in init() (refresh) reads these two.
   env "$@" BENCH_WRK_CONNECTIONS="$c" BENCH_WRK_THREADS="$(wrk_threads "$c")" \
     timeout -k 5 "$limit" "${WRK_PIN[@]}" wrk -t"$(wrk_threads "$c")" -c"$c" -d"$d" --latency \
-    -s "$BENCH_DIR/scenarios/$s.lua" "$URL" >"$log" 2>&1 &
+    -s "$BENCH_DIR/scenarios/$s.lua" "$url" >"$log" 2>&1 &
   WRK_PID=$!
   wait "$WRK_PID" || rc=$?
   WRK_PID=""
