@@ -281,6 +281,17 @@ TEST_F(QueryPlansTest, ASortOnAFieldProbesTheOtherFieldsOrReadsTheFewMatches) {
   EXPECT_EQ(plan_of(sorted(R"({"g:$gt": 10, "zz:$ne": 1})", "n", true, 10)), "index_lookup");
 }
 
+// Runs `sql` on the store file at `path` (closed by its store), as an older version left it.
+::testing::AssertionResult exec_on_file(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open(path.c_str(), &db);
+  if (rc == SQLITE_OK) rc = sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
+  const std::string message = db ? sqlite3_errmsg(db) : "no memory";
+  sqlite3_close(db);
+  if (rc == SQLITE_OK) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << sql << ": " << message;
+}
+
 // The first keys of a page sorted on n ascending, from the indexed store, checked against the
 // plain store.
 std::vector<std::string> first_keys(SqliteProjectStore& indexed, SqliteProjectStore& plain) {
@@ -316,12 +327,7 @@ TEST_F(QueryPlansTest, ADocumentWithoutTheSortedFieldSortsFirstFromItsWriteOn) {
   ASSERT_TRUE(indexed_);
   EXPECT_EQ(first_keys(*indexed_, *plain_)[0], "none");
   indexed_.reset();
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(
-      sqlite3_exec(db, "ALTER TABLE field_indexes DROP COLUMN sparse", nullptr, nullptr, nullptr),
-      SQLITE_OK);
-  sqlite3_close(db);
+  ASSERT_TRUE(exec_on_file(path, "ALTER TABLE field_indexes DROP COLUMN sparse"));
   indexed_ = open_store(path);
   ASSERT_TRUE(indexed_);
   EXPECT_EQ(first_keys(*indexed_, *plain_)[0], "none");
@@ -372,14 +378,9 @@ TEST_F(QueryPlansTest, KeptCountsFollowEveryWrite) {
 TEST_F(QueryPlansTest, AStoreFileWithoutKeptCountsGetsThemAtOpen) {
   const std::string path = dir_.path() + "/plain.db";
   plain_.reset();
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db,
-                         "DROP TRIGGER scope_counts_insert; DROP TRIGGER scope_counts_delete;"
-                         " DROP TRIGGER scope_counts_move; DROP TABLE scope_counts;",
-                         nullptr, nullptr, nullptr),
-            SQLITE_OK);
-  sqlite3_close(db);
+  ASSERT_TRUE(exec_on_file(path,
+                           "DROP TRIGGER scope_counts_insert; DROP TRIGGER scope_counts_delete;"
+                           " DROP TRIGGER scope_counts_move; DROP TABLE scope_counts;"));
   auto reopened = open_store(path);
   ASSERT_TRUE(reopened);
   expect_counts(*reopened, State::kActive, kDocuments);
