@@ -1,7 +1,7 @@
 # The two commands of the README, and a few more. Each installs what it needs first.
 #   make run      build (Release) and start the daemon on the embedded store with conf/opbase.properties
-#   make test     check the formatting, build, run every test, the unit tests again under
-#                 ASan + UBSan, then the fuzzers
+#   make test     check the formatting, build (Release) and run the integration tests, the unit
+#                 tests under ASan + UBSan, then the fuzzers
 #   make format   apply .clang-format to every C and C++ file
 #   make fuzz     the libFuzzer targets, five minutes each
 #   make bench    Release build + wrk scenarios beside the /healthz ceiling (bench/run.sh)
@@ -54,8 +54,10 @@ format: deps
 format-check: deps
 	@clang-format --dry-run --Werror $(FORMATTED) && echo "format-check: every C and C++ file is formatted"
 
+# The Release tree: the daemon, the plugins and the integration tests (the unit tests are built
+# and run in the sanitizer tree: tests/unit/CMakeLists.txt).
 test-main: build
-	cd $(BUILD_DIR) && ctest --output-on-failure -j$(CTEST_JOBS)
+	cd $(BUILD_DIR) && ctest --output-on-failure -j$(CTEST_JOBS) -L integration
 
 # The unit tests under ASan + UBSan and the fuzzers share one clang build: the libraries are
 # compiled once for both, at -O1 with line tables only (all a sanitizer report needs), which
