@@ -757,14 +757,15 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
       // Every document having a row there (the flag read after a statement, as multikey is),
       // there is none without a value to place: the phase that looks for them, probing each
       // document of the scope, is left out.
-      IndexSort order = *in_order;
-      if (!order.unvalued_where.empty()) {
+      bool unvalued = !in_order->unvalued_where.empty();
+      if (unvalued) {
         auto documents = scope_documents(db, target);
         if (!documents) return documents.status();
-        if (!order_index->sparse->load()) order.unvalued_where.clear();
+        unvalued = order_index->sparse->load();
       }
-      auto ordered = scan_index_order(db, order, request.limit, request.offset,
-                                      request.with_total && (pass_counts_all || !in_order->probed));
+      auto ordered =
+          scan_index_order(db, *in_order, request.limit, request.offset,
+                           request.with_total && (pass_counts_all || !in_order->probed), unvalued);
       if (!ordered) return ordered.status();
       // Read after the first statement, as count_by_index does: still off, the order holds.
       if (!order_index->multikey->load()) {

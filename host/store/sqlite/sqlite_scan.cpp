@@ -184,7 +184,7 @@ Result<bool> take_in_order(Next&& next, TextOf&& text_of, TextQuery& query, int6
 }  // namespace
 
 Result<ScanAnswer> scan_index_order(Connection& db, const IndexSort& plan, int64_t limit,
-                                    int64_t offset, bool count_all) {
+                                    int64_t offset, bool count_all, bool unvalued) {
   TextQuery query(plan.rest);
   // Without conditions to test, SQL counts the matches; the rows stop with the page.
   const bool sql_counts = count_all && !query.reads_documents();
@@ -217,15 +217,19 @@ Result<ScanAnswer> scan_index_order(Connection& db, const IndexSort& plan, int64
   };
   const std::string valued =
       "SELECT doc, key FROM field_index AS walked WHERE " + plan.where + " " + plan.order;
-  const std::string unvalued = plan.unvalued_where.empty()
-                                   ? ""
-                                   : "SELECT id, key FROM documents WHERE " + plan.unvalued_where +
-                                         " " + plan.unvalued_order;
+  const std::string unvalued_rows = plan.unvalued_where.empty() || !unvalued
+                                        ? ""
+                                        : "SELECT id, key FROM documents WHERE " +
+                                              plan.unvalued_where + " " + plan.unvalued_order;
   // Null sorts first: the documents without a value lead ascending and close descending.
   std::vector<std::pair<const std::string*, const std::vector<Bind>*>> phases;
-  if (!unvalued.empty() && !plan.descending) phases.emplace_back(&unvalued, &plan.unvalued_binds);
+  if (!unvalued_rows.empty() && !plan.descending) {
+    phases.emplace_back(&unvalued_rows, &plan.unvalued_binds);
+  }
   phases.emplace_back(&valued, &plan.binds);
-  if (!unvalued.empty() && plan.descending) phases.emplace_back(&unvalued, &plan.unvalued_binds);
+  if (!unvalued_rows.empty() && plan.descending) {
+    phases.emplace_back(&unvalued_rows, &plan.unvalued_binds);
+  }
   for (const auto& [sql, binds] : phases) {
     auto go_on = phase(*sql, *binds);
     if (!go_on) return go_on.status();

@@ -44,8 +44,9 @@ Result<ScanAnswer> scan(Connection& db, const ScanRequest& request);
 
 // The same answer for an IndexSort plan: field_index rows in the sort's order, each document
 // read by id and tested for the plan's other conditions; the read stops when the page is full
-// unless every match must be counted.
+// unless every match must be counted. `unvalued` false leaves out the documents without a row
+// (the caller knows there are none).
 Result<ScanAnswer> scan_index_order(Connection& db, const IndexSort& plan, int64_t limit,
-                                    int64_t offset, bool count_all);
+                                    int64_t offset, bool count_all, bool unvalued);
 
 }  // namespace opbase::host::sqlite
