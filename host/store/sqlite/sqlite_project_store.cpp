@@ -688,8 +688,9 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
         pass_counts_all};
     FewestLookup fewest;
     if (!filter.lookups.empty()) {
-      // The scope index gives the date order for one owner's documents in one state only; one
-      // equality's rows in date order beat any walk, so nothing needs counting for them.
+      // The scope index gives the date order for one owner's documents in one state only; rows
+      // already in date order (one equality, or a $in merged) beat any walk, so nothing needs
+      // counting for them.
       // A sort on an indexed field walks that index, probing the other conditions.
       const bool may_walk = page_end >= 0 && !pass_counts_all &&
                             (by_date ? walkable && !facts.index_only_ordered
