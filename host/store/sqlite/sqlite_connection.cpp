@@ -139,4 +139,12 @@ Result<std::unique_ptr<Statement>> Connection::prepare(const std::string& sql) {
   return std::make_unique<Statement>(it->second);
 }
 
+Result<bool> Connection::any_row(const std::string& sql) {
+  auto stmt = prepare(sql);
+  if (!stmt) return stmt.status();
+  const bool found = (*stmt)->step();
+  if (!(*stmt)->status()) return (*stmt)->status();
+  return found;
+}
+
 }  // namespace opbase::host::sqlite

@@ -62,6 +62,9 @@ class Connection {
   Status run_cached(const std::string& sql);
   // A cached prepared statement; INTERNAL_ERROR when the SQL does not compile.
   Result<std::unique_ptr<Statement>> prepare(const std::string& sql);
+  // Whether a query without parameters gives a row: what the schema checks at open ask
+  // ("SELECT 1 FROM pragma_table_info(...) WHERE name = ...").
+  Result<bool> any_row(const std::string& sql);
   int64_t changes() const { return sqlite3_changes64(db_); }
   sqlite3* handle() { return db_; }
 

@@ -15,23 +15,38 @@ CREATE TABLE IF NOT EXISTS field_indexes(
   ns TEXT NOT NULL, coll TEXT NOT NULL, path TEXT NOT NULL, origin TEXT NOT NULL,
   ready INTEGER NOT NULL, built_upto INTEGER NOT NULL, multikey INTEGER NOT NULL,
   created_ms INTEGER NOT NULL, last_used_ms INTEGER NOT NULL, sparse INTEGER NOT NULL DEFAULT 1,
-  PRIMARY KEY(ns, coll, path)) WITHOUT ROWID;
+  id INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(ns, coll, path)) WITHOUT ROWID;
 )sql";
 
 constexpr std::string_view kColumns =
-    "ns, coll, path, origin, ready, built_upto, multikey, created_ms, last_used_ms, sparse";
+    "ns, coll, path, origin, ready, built_upto, multikey, created_ms, last_used_ms, sparse, id";
+
+Result<bool> has_column(Connection& db, const char* name) {
+  return db.any_row(std::string("SELECT 1 FROM pragma_table_info('field_indexes') WHERE name = '") +
+                    name + "'");
+}
 
 // A table from before `sparse` was kept gets the column; whether its indexes' documents all
 // have a value is not known, so they are taken as sparse (the column's default).
 Status add_sparse_column(Connection& db) {
-  auto column =
-      db.prepare("SELECT 1 FROM pragma_table_info('field_indexes') WHERE name = 'sparse'");
-  if (!column) return column.status();
-  const bool present = (*column)->step();
-  if (!(*column)->status()) return (*column)->status();
-  column->reset();
-  if (present) return Status::ok();
+  auto present = has_column(db, "sparse");
+  if (!present) return present.status();
+  if (*present) return Status::ok();
   return db.exec("ALTER TABLE field_indexes ADD COLUMN sparse INTEGER NOT NULL DEFAULT 1");
+}
+
+// A table from before the ids gets the column, numbered 1, 2, ... in key order. Its rows in
+// field_index were named by texts; the store dropped them before (drop_text_keyed_rows), so no
+// row names an id yet.
+Status add_id_column(Connection& db) {
+  auto present = has_column(db, "id");
+  if (!present) return present.status();
+  if (*present) return Status::ok();
+  return db.exec(
+      "ALTER TABLE field_indexes ADD COLUMN id INTEGER NOT NULL DEFAULT 0;"
+      "UPDATE field_indexes SET id = (SELECT count(*) FROM field_indexes AS e"
+      " WHERE (e.ns, e.coll, e.path) <= (field_indexes.ns, field_indexes.coll,"
+      " field_indexes.path));");
 }
 
 std::vector<Bind> key_of(const FieldIndex& index) {
@@ -60,17 +75,17 @@ std::string_view origin_name(IndexOrigin origin) {
 Status IndexCatalog::open(Connection& db, int64_t now_ms) {
   if (Status s = db.exec(kTable); !s) return s;
   if (Status s = add_sparse_column(db); !s) return s;
+  if (Status s = add_id_column(db); !s) return s;
   // The earlier table of declarations: its indexes are complete. Whether any document was
   // multikey was not kept, so they are taken as multikey.
-  auto earlier = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'declared_indexes'");
-  if (!earlier) return earlier.status();
-  const bool migrate = (*earlier)->step();
-  earlier->reset();
-  if (migrate) {
+  auto migrate = db.any_row("SELECT 1 FROM sqlite_master WHERE name = 'declared_indexes'");
+  if (!migrate) return migrate.status();
+  if (*migrate) {
     if (Status s = run(db,
                        "INSERT OR IGNORE INTO field_indexes(" + std::string(kColumns) +
-                           ") SELECT ns, coll, path, 'declared', 1, 0, 1, ?, ?, 1 FROM "
-                           "declared_indexes",
+                           ") SELECT ns, coll, path, 'declared', 1, 0, 1, ?, ?, 1, "
+                           "(SELECT coalesce(max(id), 0) FROM field_indexes) + row_number() "
+                           "OVER (ORDER BY ns, coll, path) FROM declared_indexes",
                        {now_ms, now_ms});
         !s) {
       return s;
@@ -95,6 +110,7 @@ Status IndexCatalog::open(Connection& db, int64_t now_ms) {
     index.created_ms = (*stmt)->int_at(7);
     index.last_used_ms->store((*stmt)->int_at(8));
     index.sparse->store((*stmt)->int_at(9) != 0);
+    index.id = (*stmt)->int_at(10);
     loaded.push_back(std::move(index));
   }
   if (!(*stmt)->status()) return (*stmt)->status();
@@ -126,15 +142,21 @@ void IndexCatalog::publish(std::vector<FieldIndex> next) {
 
 Status IndexCatalog::add(Connection& db, const std::string& ns, const std::string& collection,
                          const query::FieldPath& path, IndexOrigin origin, int64_t now_ms) {
-  if (Status s = run(db,
-                     "INSERT INTO field_indexes(" + std::string(kColumns) +
-                         ") VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?, 0)",
-                     {ns, collection, path.text, std::string(origin_name(origin)), now_ms, now_ms});
+  std::vector<FieldIndex> next = *snapshot();
+  // Every index is in memory, and adds run one at a time on the writer: one past the largest is
+  // free. A removed index's id may come back; its rows went in the transaction that removed it.
+  int64_t id = 1;
+  for (const FieldIndex& other : next) id = std::max(id, other.id + 1);
+  if (Status s =
+          run(db,
+              "INSERT INTO field_indexes(" + std::string(kColumns) +
+                  ") VALUES (?, ?, ?, ?, 0, 0, 0, ?, ?, 0, ?)",
+              {ns, collection, path.text, std::string(origin_name(origin)), now_ms, now_ms, id});
       !s) {
     return s;
   }
-  std::vector<FieldIndex> next = *snapshot();
   FieldIndex index;
+  index.id = id;
   index.ns = ns;
   index.collection = collection;
   index.path = path;

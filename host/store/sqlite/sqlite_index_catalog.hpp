@@ -2,7 +2,9 @@
 // rows for, and in which state. Declared (config datastore.indexes), automatic (index_advisor.hpp)
 // and added by an administrator, they are one kind of index with one table:
 //   field_indexes(ns, coll, path, origin, ready, built_upto, multikey, created_ms, last_used_ms,
-//                 sparse)
+//                 sparse, id)
+// `id` names the index's rows in field_index: a small integer where three texts would be
+// compared at every row a lookup steps over.
 // An index is maintained by every write from the moment it is added; a background build fills
 // it for the documents written before (ids below built_upto are done); queries use it once it
 // is ready. `multikey` turns on, for good, when some document has at that path anything other
@@ -49,6 +51,7 @@ struct FieldIndex {
   std::string collection;
   query::FieldPath path;
   IndexOrigin origin = IndexOrigin::kAuto;
+  int64_t id = 0;  // field_index.index_id of its rows
   bool ready = false;
   bool dropping = false;   // retired: being dropped, no longer built or used
   int64_t built_upto = 0;  // the build has filled the rows of documents with smaller ids

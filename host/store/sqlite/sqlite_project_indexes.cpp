@@ -53,8 +53,7 @@ Result<int64_t> max_document_id(Connection& db) {
 }
 
 Status delete_index_rows(Connection& db, const FieldIndex& index) {
-  return run(db, "DELETE FROM field_index WHERE ns = ? AND coll = ? AND path = ?",
-             {index.ns, index.collection, index.path.text});
+  return run(db, "DELETE FROM field_index WHERE index_id = ?", {index.id});
 }
 
 }  // namespace
@@ -70,10 +69,9 @@ Status SqliteProjectStore::insert_index_rows(Connection& db, const FieldIndex& i
   const std::vector<IndexValue> values = index_values(doc, index.path);
   for (const IndexValue& v : values) {
     if (Status s =
-            run(db, "INSERT OR IGNORE INTO field_index VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                {index.ns, index.collection, index.path.text,
-                 std::holds_alternative<std::string>(owner) ? owner : Bind(kNoOwner), state,
-                 static_cast<int64_t>(v.rank), v.value, created_bind(doc),
+            run(db, "INSERT OR IGNORE INTO field_index VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                {index.id, std::holds_alternative<std::string>(owner) ? owner : Bind(kNoOwner),
+                 state, static_cast<int64_t>(v.rank), v.value, created_bind(doc),
                  doc.at("_key").get<std::string>(), id});
         !s) {
       return s;
@@ -193,35 +191,32 @@ Status SqliteProjectStore::sync_declared_indexes(Connection& db) {
 
 // ---- Reads -------------------------------------------------------------------------------------
 
-std::vector<std::string> SqliteProjectStore::usable_paths(const IndexCatalog::Snapshot& snapshot,
-                                                          std::string_view ns,
-                                                          std::string_view collection) {
-  std::vector<std::string> paths;
+UsableIndexes SqliteProjectStore::usable_indexes(const IndexCatalog::Snapshot& snapshot,
+                                                 std::string_view ns, std::string_view collection) {
+  UsableIndexes indexes;
   for (const FieldIndex& index : *snapshot) {
     if (index.ns == ns && index.collection == collection && index.ready && !index.dropping) {
-      paths.push_back(index.path.text);
+      indexes.push_back({index.path.text, index.id});
     }
   }
-  return paths;
+  return indexes;
 }
 
-std::vector<std::string> SqliteProjectStore::plain_paths(const IndexCatalog::Snapshot& snapshot,
-                                                         std::string_view ns,
-                                                         std::string_view collection) {
-  std::vector<std::string> paths;
-  for (const std::string& path : usable_paths(snapshot, ns, collection)) {
-    if (!IndexCatalog::find(snapshot, ns, collection, path)->multikey->load()) {
-      paths.push_back(path);
+UsableIndexes SqliteProjectStore::plain_indexes(const IndexCatalog::Snapshot& snapshot,
+                                                std::string_view ns, std::string_view collection) {
+  UsableIndexes indexes;
+  for (const UsableIndex& index : usable_indexes(snapshot, ns, collection)) {
+    if (!IndexCatalog::find(snapshot, ns, collection, index.path)->multikey->load()) {
+      indexes.push_back(index);
     }
   }
-  return paths;
+  return indexes;
 }
 
 bool SqliteProjectStore::any_multikey(const IndexCatalog::Snapshot& snapshot, std::string_view ns,
-                                      std::string_view collection,
-                                      const std::vector<std::string>& paths) {
-  return std::any_of(paths.begin(), paths.end(), [&](const std::string& path) {
-    return IndexCatalog::find(snapshot, ns, collection, path)->multikey->load();
+                                      std::string_view collection, const UsableIndexes& indexes) {
+  return std::any_of(indexes.begin(), indexes.end(), [&](const UsableIndex& index) {
+    return IndexCatalog::find(snapshot, ns, collection, index.path)->multikey->load();
   });
 }
 

@@ -37,12 +37,11 @@ CREATE INDEX IF NOT EXISTS documents_scope ON documents(ns, coll, owner, state, 
 CREATE INDEX IF NOT EXISTS documents_ref ON documents(ref) WHERE ref IS NOT NULL;
 CREATE INDEX IF NOT EXISTS documents_state_time ON documents(ns, state, state_ms) WHERE state <> 0;
 CREATE TABLE IF NOT EXISTS field_index(
-  ns TEXT NOT NULL, coll TEXT NOT NULL, path TEXT NOT NULL, owner TEXT NOT NULL,
-  state INTEGER NOT NULL, rank INTEGER NOT NULL, value NOT NULL, created, key TEXT NOT NULL,
-  doc INTEGER NOT NULL);
-CREATE UNIQUE INDEX IF NOT EXISTS field_index_entry ON field_index(doc, path, rank, value);
+  index_id INTEGER NOT NULL, owner TEXT NOT NULL, state INTEGER NOT NULL, rank INTEGER NOT NULL,
+  value NOT NULL, created, key TEXT NOT NULL, doc INTEGER NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS field_index_entry ON field_index(doc, index_id, rank, value);
 CREATE INDEX IF NOT EXISTS field_index_lookup
-  ON field_index(ns, coll, path, owner, state, rank, value, created, key, doc);
+  ON field_index(index_id, owner, state, rank, value, created, key, doc);
 CREATE TABLE IF NOT EXISTS collections(
   ns TEXT NOT NULL, coll TEXT NOT NULL, PRIMARY KEY(ns, coll)) WITHOUT ROWID;
 )sql";
@@ -106,6 +105,22 @@ std::vector<std::string> sorted_keys(const std::vector<Row>& rows) {
   return keys;
 }
 
+// The second layout of the field index named each row's index by its ns, coll and path texts
+// (field_index.ns present): its rows are dropped and every index is marked unbuilt, in one
+// transaction, so the builds fill the current layout (declared indexes at this open, the others
+// in the background; queries read without them meanwhile). Declarations of the table before
+// field_indexes are forgotten, as for field_values: the sync at open declares them again.
+Status drop_text_keyed_rows(Connection& db) {
+  auto text_keyed = db.any_row("SELECT 1 FROM pragma_table_info('field_index') WHERE name = 'ns'");
+  if (!text_keyed) return text_keyed.status();
+  if (!*text_keyed) return Status::ok();
+  auto catalog = db.any_row("SELECT 1 FROM sqlite_master WHERE name = 'field_indexes'");
+  if (!catalog) return catalog.status();
+  return db.exec(
+      std::string("BEGIN IMMEDIATE; DROP TABLE field_index; DELETE FROM declared_indexes;") +
+      (*catalog ? " UPDATE field_indexes SET ready = 0, built_upto = 0;" : "") + " COMMIT;");
+}
+
 }  // namespace
 
 // ---- Opening -----------------------------------------------------------------------------------
@@ -146,6 +161,7 @@ Result<std::shared_ptr<SqliteProjectStore>> SqliteProjectStore::open(StoreOption
       !s) {
     return s;
   }
+  if (Status s = drop_text_keyed_rows(**connection); !s) return s;
   if (Status s = (*connection)->exec(kSchema); !s) return s;
   if (Status s = keep_scope_counts(**connection); !s) return s;
   std::shared_ptr<SqliteProjectStore> store(new SqliteProjectStore(std::move(options)));
@@ -321,7 +337,7 @@ Result<store::UpdateAnswer> SqliteProjectStore::update(std::string_view ns,
   store::UpdateAnswer answer;
   // Held until the write is done: an index is not dropped under a query that uses it.
   const auto snapshot = catalog_.snapshot();
-  const auto indexed = usable_paths(snapshot, ns, request.collection);
+  const auto indexed = usable_indexes(snapshot, ns, request.collection);
   Status status = writer_->run([&](Connection& db) {
     answer.documents.clear();
     for (const store::UpdateStep& step : request.steps) {
@@ -347,7 +363,7 @@ Result<store::UpsertAnswer> SqliteProjectStore::upsert(std::string_view ns,
                                                        WriteEvents* events) {
   store::UpsertAnswer answer;
   const auto snapshot = catalog_.snapshot();  // held: see update
-  const auto indexed = usable_paths(snapshot, ns, request.collection);
+  const auto indexed = usable_indexes(snapshot, ns, request.collection);
   Status status = writer_->run([&](Connection& db) -> Status {
     const Target target{ns, request.collection, &request.scope, store::State::kActive};
     auto rows = select_rows(db, build_filter(target, request.match, indexed),
@@ -378,7 +394,7 @@ Result<store::KeysAnswer> SqliteProjectStore::change_state(std::string_view ns,
                                                            WriteEvents* events) {
   store::KeysAnswer answer;
   const auto snapshot = catalog_.snapshot();  // held: see update
-  const auto indexed = usable_paths(snapshot, ns, request.collection);
+  const auto indexed = usable_indexes(snapshot, ns, request.collection);
   Status status = writer_->run([&](Connection& db) -> Status {
     const Target target{ns, request.collection, &request.scope, request.from};
     auto rows = select_rows(db, build_filter(target, request.match, indexed), "ORDER BY id", -1);
@@ -591,8 +607,8 @@ Result<int64_t> SqliteProjectStore::count_in(Connection& db, std::string_view ns
                                              const IndexCatalog::Snapshot& snapshot,
                                              QueryReport* report, int64_t* rows_read) {
   const Target target{ns, request.collection, &request.scope, request.state};
-  const auto indexed = usable_paths(snapshot, ns, request.collection);
-  const auto plain = plain_paths(snapshot, ns, request.collection);
+  const auto indexed = usable_indexes(snapshot, ns, request.collection);
+  const auto plain = plain_indexes(snapshot, ns, request.collection);
   const auto by_index = index_count(target, request.match, indexed);
   const auto excluded = excluded_count(target, request.match, plain);
   SqlFilter filter = build_filter(target, request.match, indexed, plain);
@@ -623,7 +639,7 @@ Result<int64_t> SqliteProjectStore::count_in(Connection& db, std::string_view ns
     if (*counted) return answered(excluded->path, **counted);
   }
   // SQL with the fewest lookup driving, and the scan for conditions left to the texts.
-  const auto count_matches = [&](const std::vector<std::string>& shared) -> Result<int64_t> {
+  const auto count_matches = [&](const UsableIndexes& shared) -> Result<int64_t> {
     SqlFilter f = build_filter(target, request.match, indexed, shared);
     if (f.lookups.size() > 1) {
       auto fewest = fewest_lookup(db, f, std::numeric_limits<int64_t>::max());
@@ -659,8 +675,8 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
   const auto started = std::chrono::steady_clock::now();
   const Target target{ns, request.collection, &request.scope, request.state};
   const auto snapshot = catalog_.snapshot();  // held for the read: see IndexCatalog
-  const auto indexed = usable_paths(snapshot, ns, request.collection);
-  const auto plain = plain_paths(snapshot, ns, request.collection);
+  const auto indexed = usable_indexes(snapshot, ns, request.collection);
+  const auto plain = plain_indexes(snapshot, ns, request.collection);
   const auto only = index_only(target, request.match, request.sort, indexed, plain);
   const FieldIndex* only_index =
       only ? IndexCatalog::find(snapshot, ns, request.collection, only->path) : nullptr;
@@ -712,7 +728,7 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
     FindPlan plan = choose_find_plan(facts);
     // A page by SQL and the scan: a walk, the lookups, or the scope alone.
     const auto page_by = [&](const Drive& drive) -> Result<ScanAnswer> {
-      const auto page_with = [&](const std::vector<std::string>& shared) {
+      const auto page_with = [&](const UsableIndexes& shared) {
         const SqlFilter f = build_filter(target, request.match, indexed, shared, drive);
         return scan(db, {&f, request.sort, "", request.limit, request.offset, pass_counts_all});
       };
@@ -829,7 +845,7 @@ Result<int64_t> SqliteProjectStore::count_reported(std::string_view ns,
   });
   if (answer) {
     const Target target{ns, request.collection, &request.scope, request.state};
-    const auto indexed = usable_paths(snapshot, ns, request.collection);
+    const auto indexed = usable_indexes(snapshot, ns, request.collection);
     note_query(ns, request.collection, build_filter(target, request.match, indexed), {}, rows_read,
                started);
   }

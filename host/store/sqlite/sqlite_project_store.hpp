@@ -2,9 +2,10 @@
 // of reader connections. Tables:
 //   documents(id, key UNIQUE, ns, coll, owner, state, ref, state_ms, created, doc)
 //     doc is the document's JSON text; the other columns are what queries select and sort by.
-//   field_index(ns, coll, path, owner, state, rank, value, created, key, doc)   the multikey
-//     index of the field indexes' paths (sqlite_query.hpp), with the columns that let a query on
-//     one path be sorted by date and counted without reading documents.
+//   field_index(index_id, owner, state, rank, value, created, key, doc)   the multikey index of
+//     the field indexes' paths (sqlite_query.hpp), each row named by its index's id
+//     (sqlite_index_catalog.hpp), with the columns that let a query on one path be sorted by
+//     date and counted without reading documents.
 //   field_indexes(...)                which paths field_index holds (sqlite_index_catalog.hpp):
 //     declared ones are built at open; automatic ones (index_advisor.hpp) and an
 //     administrator's are built by a background thread, a chunk per writer job.
@@ -116,15 +117,15 @@ class SqliteProjectStore : public ProjectStore {
   Result<int64_t> count_in(Connection& db, std::string_view ns, const store::CountRequest& request,
                            const IndexCatalog::Snapshot& snapshot, QueryReport* report,
                            int64_t* rows_read);
-  // The paths of the ready indexes of a collection in `snapshot`.
-  static std::vector<std::string> usable_paths(const IndexCatalog::Snapshot& snapshot,
-                                               std::string_view ns, std::string_view collection);
+  // The ready indexes of a collection in `snapshot`.
+  static UsableIndexes usable_indexes(const IndexCatalog::Snapshot& snapshot, std::string_view ns,
+                                      std::string_view collection);
   // Those of them no document has made multikey so far, and whether one of those has been
   // since: read after a read's first statement, the answer covers everything that read sees.
-  static std::vector<std::string> plain_paths(const IndexCatalog::Snapshot& snapshot,
-                                              std::string_view ns, std::string_view collection);
+  static UsableIndexes plain_indexes(const IndexCatalog::Snapshot& snapshot, std::string_view ns,
+                                     std::string_view collection);
   static bool any_multikey(const IndexCatalog::Snapshot& snapshot, std::string_view ns,
-                           std::string_view collection, const std::vector<std::string>& paths);
+                           std::string_view collection, const UsableIndexes& indexes);
   // Whether the writes to a collection maintain any index.
   bool has_indexes(std::string_view ns, std::string_view collection) const;
   // Tells the index catalog which indexes a query used, and the advisor what it scanned for.

@@ -190,18 +190,25 @@ std::vector<IndexValue> distinct_operands(const query::Condition& c) {
   return out;
 }
 
-// "Some row of this document at `path` meets `predicates`": one seek of field_index_entry.
-// `document` names the outer query's document id.
+// "Some row of this document in the index (bound first) meets `predicates`": one seek of
+// field_index_entry. `document` names the outer query's document id.
 std::string probe(const std::string& predicates, std::string_view document = "documents.id") {
   return "EXISTS (SELECT 1 FROM field_index WHERE doc = " + std::string(document) +
-         " AND path = ? AND " + predicates + ")";
+         " AND index_id = ? AND " + predicates + ")";
 }
 
 }  // namespace
 
+const UsableIndex* find_index(const UsableIndexes& indexes, std::string_view path) {
+  for (const UsableIndex& index : indexes) {
+    if (index.path == path) return &index;
+  }
+  return nullptr;
+}
+
 SqlFilter build_filter(const Target& target, const query::Match& match,
-                       const std::vector<std::string>& indexed,
-                       const std::vector<std::string>& plain, const Drive& drive) {
+                       const UsableIndexes& indexed, const UsableIndexes& plain,
+                       const Drive& drive) {
   std::string keyed;  // conditions the key column decides: they drive the query when present
   std::vector<Bind> keyed_binds;
   std::string negated;  // $ne and $nin an index decides: one probe each
@@ -218,23 +225,24 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
       keyed_binds.insert(keyed_binds.end(), predicate_binds.begin(), predicate_binds.end());
       continue;
     }
-    const bool declared = std::find(indexed.begin(), indexed.end(), c.path.text) != indexed.end();
-    if (declared && excluded_predicate(c, &predicate, &predicate_binds)) {
+    const UsableIndex* index = find_index(indexed, c.path.text);
+    if (index && excluded_predicate(c, &predicate, &predicate_binds)) {
       negated += " AND NOT " + probe(predicate);
-      negated_binds.push_back(c.path.text);
+      negated_binds.push_back(index->id);
       negated_binds.insert(negated_binds.end(), predicate_binds.begin(), predicate_binds.end());
       out.index_paths.push_back(c.path.text);
       continue;
     }
-    if (!declared || !index_predicate(c, &predicate, &predicate_binds)) {
+    if (!index || !index_predicate(c, &predicate, &predicate_binds)) {
       rest.push_back(c);
       continue;
     }
-    const bool shared = std::find(plain.begin(), plain.end(), c.path.text) != plain.end();
+    const bool shared = find_index(plain, c.path.text) != nullptr;
     auto it = std::find_if(out.lookups.begin(), out.lookups.end(),
                            [&](const Lookup& l) { return shared && l.path == c.path.text; });
     if (it == out.lookups.end()) {
-      out.lookups.push_back({c.path.text, predicate, std::move(predicate_binds), "", {}});
+      out.lookups.push_back(
+          {c.path.text, index->id, predicate, std::move(predicate_binds), "", {}});
       out.index_paths.push_back(c.path.text);
       continue;
     }
@@ -244,8 +252,8 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
   }
   // Each lookup's rows on their own (the candidates when it drives, and the planner's estimate).
   for (Lookup& lookup : out.lookups) {
-    lookup.where = "ns = ? AND coll = ? AND path = ?";
-    lookup.binds = {std::string(target.ns), std::string(target.collection), lookup.path};
+    lookup.where = "index_id = ?";
+    lookup.binds = {lookup.index_id};
     add_scope(target, "", &lookup.where, &lookup.binds);
     if (target.state) {
       lookup.where += " AND state = ?";
@@ -270,7 +278,7 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
       continue;
     }
     selective += " AND " + probe(lookup.predicates);
-    selective_binds.push_back(lookup.path);
+    selective_binds.push_back(lookup.index_id);
     selective_binds.insert(selective_binds.end(), lookup.predicate_binds.begin(),
                            lookup.predicate_binds.end());
   }
@@ -310,13 +318,14 @@ BoundQuery walk_bound_query(const Target& target, int64_t budget) {
 }
 
 std::optional<IndexCount> index_count(const Target& target, const query::Match& match,
-                                      const std::vector<std::string>& indexed) {
+                                      const UsableIndexes& indexed) {
   if (match.empty() || !target.state) return std::nullopt;
   const std::string& path = match.front().path.text;
-  if (std::find(indexed.begin(), indexed.end(), path) == indexed.end()) return std::nullopt;
+  const UsableIndex* index = find_index(indexed, path);
+  if (index == nullptr) return std::nullopt;
   IndexCount out;
-  out.where = "ns = ? AND coll = ? AND path = ?";
-  out.binds = {std::string(target.ns), std::string(target.collection), path};
+  out.where = "index_id = ?";
+  out.binds = {index->id};
   add_scope(target, "", &out.where, &out.binds);
   out.where += " AND state = ?";
   out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
@@ -331,10 +340,11 @@ std::optional<IndexCount> index_count(const Target& target, const query::Match& 
 }
 
 std::optional<ExcludedCount> excluded_count(const Target& target, const query::Match& match,
-                                            const std::vector<std::string>& plain) {
+                                            const UsableIndexes& plain) {
   if (match.empty() || !target.state) return std::nullopt;
   const std::string& path = match.front().path.text;
-  if (std::find(plain.begin(), plain.end(), path) == plain.end()) return std::nullopt;
+  const UsableIndex* index = find_index(plain, path);
+  if (index == nullptr) return std::nullopt;
   // The operands every condition excludes, as one $in the index decides.
   query::Condition excluded{match.front().path, query::Op::kIn, json::array()};
   for (const query::Condition& c : match) {
@@ -348,8 +358,8 @@ std::optional<ExcludedCount> excluded_count(const Target& target, const query::M
     }
   }
   ExcludedCount out;
-  out.excluded_where = "ns = ? AND coll = ? AND path = ?";
-  out.excluded_binds = {std::string(target.ns), std::string(target.collection), path};
+  out.excluded_where = "index_id = ?";
+  out.excluded_binds = {index->id};
   add_scope(target, "", &out.excluded_where, &out.excluded_binds);
   out.excluded_where += " AND state = ?";
   out.excluded_binds.push_back(static_cast<int64_t>(state_code(*target.state)));
@@ -362,16 +372,14 @@ std::optional<ExcludedCount> excluded_count(const Target& target, const query::M
 
 std::optional<IndexSort> index_sort(const Target& target, const query::Match& match,
                                     const std::vector<query::SortKey>& sort,
-                                    const std::vector<std::string>& indexed) {
+                                    const UsableIndexes& indexed) {
   if (sort.size() != 1 || !target.state) return std::nullopt;
   const std::string& path = sort.front().path.text;
-  if (path == "_key" || path == "_created_at" ||
-      std::find(indexed.begin(), indexed.end(), path) == indexed.end()) {
-    return std::nullopt;
-  }
+  const UsableIndex* sorted = find_index(indexed, path);
+  if (path == "_key" || path == "_created_at" || sorted == nullptr) return std::nullopt;
   IndexSort out;
-  out.where = "ns = ? AND coll = ? AND path = ?";
-  out.binds = {std::string(target.ns), std::string(target.collection), path};
+  out.where = "index_id = ?";
+  out.binds = {sorted->id};
   add_scope(target, "", &out.where, &out.binds);
   out.where += " AND state = ?";
   out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
@@ -384,23 +392,22 @@ std::optional<IndexSort> index_sort(const Target& target, const query::Match& ma
   for (const query::Condition& c : match) {
     std::string predicate;
     std::vector<Bind> predicate_binds;
-    const bool declared = std::find(indexed.begin(), indexed.end(), c.path.text) != indexed.end();
+    const UsableIndex* index = find_index(indexed, c.path.text);
     if (c.path.text == path && index_predicate(c, &predicate, &out.binds)) {
       out.where += " AND " + predicate;
       bounded = true;
       continue;
     }
     std::string negation;
-    if (declared && excluded_predicate(c, &predicate, &predicate_binds)) {
+    if (index && excluded_predicate(c, &predicate, &predicate_binds)) {
       negation = "NOT ";
-    } else if (!declared || c.path.text == path ||
-               !index_predicate(c, &predicate, &predicate_binds)) {
+    } else if (!index || c.path.text == path || !index_predicate(c, &predicate, &predicate_binds)) {
       out.rest.push_back(c);
       continue;
     }
     probes += " AND " + negation + probe(predicate, "walked.doc");
     unvalued_probes += " AND " + negation + probe(predicate);
-    probe_binds.push_back(c.path.text);
+    probe_binds.push_back(index->id);
     probe_binds.insert(probe_binds.end(), predicate_binds.begin(), predicate_binds.end());
   }
   out.probed = !probes.empty();
@@ -421,8 +428,8 @@ std::optional<IndexSort> index_sort(const Target& target, const query::Match& ma
     out.unvalued_binds.push_back(static_cast<int64_t>(state_code(*target.state)));
     add_scope(target, "", &out.unvalued_where, &out.unvalued_binds);
     out.unvalued_where +=
-        " AND NOT EXISTS (SELECT 1 FROM field_index WHERE doc = documents.id AND path = ?)";
-    out.unvalued_binds.push_back(path);
+        " AND NOT EXISTS (SELECT 1 FROM field_index WHERE doc = documents.id AND index_id = ?)";
+    out.unvalued_binds.push_back(sorted->id);
     out.unvalued_where += unvalued_probes;
     out.unvalued_binds.insert(out.unvalued_binds.end(), probe_binds.begin(), probe_binds.end());
     out.unvalued_order = "ORDER BY key" + direction;
@@ -435,24 +442,21 @@ std::optional<IndexSort> index_sort(const Target& target, const query::Match& ma
 
 std::optional<IndexOnly> index_only(const Target& target, const query::Match& match,
                                     const std::vector<query::SortKey>& sort,
-                                    const std::vector<std::string>& indexed,
-                                    const std::vector<std::string>& plain) {
+                                    const UsableIndexes& indexed, const UsableIndexes& plain) {
   if (match.empty() || target.scope == nullptr || !target.scope->owner || !target.state) {
     return std::nullopt;
   }
   const bool by_date =
       sort.empty() || (sort.size() == 1 && sort.front().path.text == "_created_at");
   const std::string& path = match.front().path.text;
-  if (!by_date || std::find(indexed.begin(), indexed.end(), path) == indexed.end()) {
-    return std::nullopt;
-  }
+  const UsableIndex* index = find_index(indexed, path);
+  if (!by_date || index == nullptr) return std::nullopt;
   const bool one_equality = match.size() == 1 && match.front().op == query::Op::kEq;
-  const bool is_plain = std::find(plain.begin(), plain.end(), path) != plain.end();
+  const bool is_plain = find_index(plain, path) != nullptr;
   if (!one_equality && !is_plain) return std::nullopt;
   IndexOnly out;
-  out.where = "ns = ? AND coll = ? AND path = ? AND owner = ? AND state = ?";
-  out.binds = {std::string(target.ns), std::string(target.collection), path, *target.scope->owner,
-               static_cast<int64_t>(state_code(*target.state))};
+  out.where = "index_id = ? AND owner = ? AND state = ?";
+  out.binds = {index->id, *target.scope->owner, static_cast<int64_t>(state_code(*target.state))};
   // The same rows without the one $in, for its arms.
   std::string common = out.where;
   std::vector<Bind> common_binds = out.binds;

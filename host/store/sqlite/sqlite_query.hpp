@@ -32,10 +32,21 @@ struct Target {
   std::optional<store::State> state = store::State::kActive;
 };
 
-// One field_index lookup: its path and predicates (on rank and value), and `where`, the rows
-// it selects (the target's rows at the path that meet the predicates).
+// A field index a query may use: its path, and the id that names its rows in field_index
+// (FieldIndex::id).
+struct UsableIndex {
+  std::string path;
+  int64_t id = 0;
+};
+using UsableIndexes = std::vector<UsableIndex>;
+// The index of `path` among `indexes`, or null.
+const UsableIndex* find_index(const UsableIndexes& indexes, std::string_view path);
+
+// One field_index lookup: its path and index, its predicates (on rank and value), and `where`,
+// the rows it selects (the target's rows of the index that meet the predicates).
 struct Lookup {
   std::string path;
+  int64_t index_id = 0;
   std::string predicates;
   std::vector<Bind> predicate_binds;
   std::string where;
@@ -73,12 +84,12 @@ struct BoundQuery {
 };
 BoundQuery walk_bound_query(const Target& target, int64_t budget);
 
-// `indexed` holds the paths of the target collection's field indexes that queries may use;
-// `plain`, those of them known not multikey (sqlite_index_catalog.hpp): the conditions on one
-// such path are decided by one lookup, where each condition would read its own rows otherwise.
+// `indexed` holds the target collection's field indexes that queries may use; `plain`, those of
+// them known not multikey (sqlite_index_catalog.hpp): the conditions on one such path are
+// decided by one lookup, where each condition would read its own rows otherwise.
 SqlFilter build_filter(const Target& target, const query::Match& match,
-                       const std::vector<std::string>& indexed,
-                       const std::vector<std::string>& plain = {}, const Drive& drive = {});
+                       const UsableIndexes& indexed, const UsableIndexes& plain = {},
+                       const Drive& drive = {});
 
 // A find the field index decides alone, one owner's documents in one state sorted by
 // `_created_at` (the default order), either
@@ -111,8 +122,7 @@ struct IndexOnly {
 };
 std::optional<IndexOnly> index_only(const Target& target, const query::Match& match,
                                     const std::vector<query::SortKey>& sort,
-                                    const std::vector<std::string>& indexed,
-                                    const std::vector<std::string>& plain = {});
+                                    const UsableIndexes& indexed, const UsableIndexes& plain = {});
 
 // A count the field index answers alone: every condition is on one indexed path and the index
 // decides it; one state. `where` selects field_index rows. A multikey index may hold several
@@ -126,7 +136,7 @@ struct IndexCount {
   bool single_condition = false;
 };
 std::optional<IndexCount> index_count(const Target& target, const query::Match& match,
-                                      const std::vector<std::string>& indexed);
+                                      const UsableIndexes& indexed);
 
 // A count whose conditions are all $ne or $nin on one plain indexed path (`plain`), their
 // operands numbers, strings or booleans: a document has at most one row there, so the matches
@@ -139,7 +149,7 @@ struct ExcludedCount {
   std::string path;
 };
 std::optional<ExcludedCount> excluded_count(const Target& target, const query::Match& match,
-                                            const std::vector<std::string>& plain);
+                                            const UsableIndexes& plain);
 
 // A find sorted by one indexed field. While the index is not multikey, every document has one
 // row there holding the value the sort reads, or none when that value is null or missing, and
@@ -171,7 +181,7 @@ struct IndexSort {
 };
 std::optional<IndexSort> index_sort(const Target& target, const query::Match& match,
                                     const std::vector<query::SortKey>& sort,
-                                    const std::vector<std::string>& indexed);
+                                    const UsableIndexes& indexed);
 
 // The state column's value, and the index rows of a document (rank, value) for one path.
 int state_code(store::State state);

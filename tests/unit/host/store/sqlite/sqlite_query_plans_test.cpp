@@ -333,6 +333,34 @@ TEST_F(QueryPlansTest, ADocumentWithoutTheSortedFieldSortsFirstFromItsWriteOn) {
   EXPECT_EQ(first_keys(*indexed_, *plain_)[0], "none");
 }
 
+TEST_F(QueryPlansTest, IndexRowsNamedByTextsAreRebuiltNamedByIds) {
+  // The layout before the ids: rows named by ns, coll and path (one left that no document
+  // has, to show it goes), and a catalog without the column.
+  const std::string path = dir_.path() + "/indexed.db";
+  indexed_.reset();
+  ASSERT_TRUE(exec_on_file(
+      path,
+      "DROP TABLE field_index;"
+      "CREATE TABLE field_index(ns TEXT NOT NULL, coll TEXT NOT NULL, path TEXT NOT NULL,"
+      " owner TEXT NOT NULL, state INTEGER NOT NULL, rank INTEGER NOT NULL, value NOT NULL,"
+      " created, key TEXT NOT NULL, doc INTEGER NOT NULL);"
+      "INSERT INTO field_index VALUES ('x', 'items', 'g', 'u', 0, 1, 7, 1, 'stale', 999999);"
+      "ALTER TABLE field_indexes DROP COLUMN id;"));
+  indexed_ = open_store(path);
+  ASSERT_TRUE(indexed_);
+  // Queries read without the indexes until their builds are done, and answer alike throughout.
+  plan_of(request(R"({"g": 7})", 10));
+  indexed_->wait_for_builds(std::chrono::seconds(60));
+  EXPECT_EQ(plan_of(request(R"({"g": 7})", 10)), "index_only");
+  EXPECT_EQ(plan_of(request(R"({"n:$lt": 1000})", 10)), "index_only");
+  EXPECT_EQ(count_plan_of(R"({"g:$in": [7, 8]})"), "index_count");
+  // A new index gets an id of its own: its rows are told apart from the others'.
+  ASSERT_TRUE(indexed_->add_index(kNs, "items", *query::parse_path("h"), IndexOrigin::kAdmin));
+  indexed_->wait_for_builds(std::chrono::seconds(60));
+  EXPECT_EQ(count_plan_of(R"({"h": 7})"), "index_count");
+  EXPECT_EQ(count_plan_of(R"({"g": 7})"), "index_count");
+}
+
 TEST_F(QueryPlansTest, ACountWithoutConditionsIsKept) {
   EXPECT_EQ(count_plan_of("{}"), "kept_count");
   EXPECT_EQ(plan_of(request("{}", 10)), "scan");
