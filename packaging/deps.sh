@@ -91,3 +91,40 @@ if $need_npm; then
   echo "deps.sh: installing the test tools (npm)"
   (cd "$tests_dir" && npm install --no-audit --no-fund --loglevel=error >/dev/null)
 fi
+
+# FerretDB, the MongoDB-compatible server the MongoDB driver's tests run against
+# (tests/support/ferretdb_server.hpp): built once from its Go module, at the version
+# tests/support/ferretdb.version pins, into the user's cache, where the tests' CMake finds it.
+# Its build reads the version from a file the module leaves out, so a writable copy of the module
+# gets it first. The Go toolchain comes with the machine; Debian's golang-go when it does not.
+ferretdb_version="$(tr -d '[:space:]' <"$tests_dir/support/ferretdb.version")"
+ferretdb_dir="${XDG_CACHE_HOME:-$HOME/.cache}/opbase/ferretdb-$ferretdb_version"
+if [ ! -x "$ferretdb_dir/ferretdb" ]; then
+  if ! command -v go >/dev/null 2>&1; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get install -y -qq --no-install-recommends golang-go >/dev/null
+  fi
+  echo "deps.sh: building FerretDB $ferretdb_version (Go module, once)"
+  scratch="$(mktemp -d)"
+  if ! (
+    set -e
+    cd "$scratch"
+    export GOFLAGS=-mod=mod
+    go mod init opbase-ferretdb
+    go mod download "github.com/FerretDB/FerretDB@$ferretdb_version"
+    module="$(go list -m -f '{{.Dir}}' "github.com/FerretDB/FerretDB@$ferretdb_version")"
+    cp -r "$module" source
+    chmod -R u+w source
+    echo "$ferretdb_version" >source/build/version/version.txt
+    cd source
+    go build -trimpath -o "$scratch/ferretdb" ./cmd/ferretdb
+  ) >"$scratch/build.log" 2>&1; then
+    cat "$scratch/build.log" >&2
+    echo "deps.sh: building FerretDB failed (above)" >&2
+    exit 1
+  fi
+  mkdir -p "$ferretdb_dir"
+  mv "$scratch/ferretdb" "$ferretdb_dir/ferretdb"
+  rm -rf "$scratch"
+fi

@@ -7,8 +7,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "child_server.hpp"
-#include "temp_dir.hpp"
+#include "folder_server.hpp"
 
 namespace opbase::test {
 namespace {
@@ -43,35 +42,32 @@ S3TestServer::S3TestServer() {
         "`npm install` in tests/)";
     return;
   }
-  dir_ = std::make_unique<TempDir>("opbase-s3rver");
-  if (dir_->path().empty()) {
-    problem_ = "could not make a temporary folder for s3rver";
-    return;
-  }
-  directory_ = dir_->path();
-  server_ = std::make_unique<ChildServer>(
-      std::vector<std::string>{node, source + "/tests/support/s3_server.js", directory_});
-  if (server_->port() <= 0) {
-    problem_ =
-        "s3rver (node tests/support/s3_server.js) did not start: see its message on standard "
-        "error; packaging/deps.sh installs Node.js and tests/node_modules";
+  server_ = std::make_unique<FolderServer>("opbase-s3rver", [&](const std::string& folder) {
+    return std::vector<std::string>{node, source + "/tests/support/s3_server.js", folder};
+  });
+  if (!server_->problem().empty()) {
+    problem_ = "s3rver (node tests/support/s3_server.js): " + server_->problem() +
+               ": see its message on standard error; packaging/deps.sh installs Node.js and "
+               "tests/node_modules";
   }
 }
 
-S3TestServer::~S3TestServer() {
-  server_.reset();  // stopped before its folder goes
-  dir_.reset();
-}
+S3TestServer::~S3TestServer() = default;
 
 int S3TestServer::port() const { return server_ != nullptr ? server_->port() : 0; }
+
+const std::string& S3TestServer::directory() const {
+  static const std::string kNone;
+  return server_ != nullptr ? server_->directory() : kNone;
+}
 
 std::string S3TestServer::endpoint() const { return "http://127.0.0.1:" + std::to_string(port()); }
 
 bool S3TestServer::has_object(std::string_view object_key) const {
-  if (directory_.empty() || object_key.empty()) return false;
+  if (directory().empty() || object_key.empty()) return false;
   std::error_code ignored;
   return std::filesystem::is_regular_file(
-      std::filesystem::path(directory_) / kBucket / (std::string(object_key) + "._S3rver_object"),
+      std::filesystem::path(directory()) / kBucket / (std::string(object_key) + "._S3rver_object"),
       ignored);
 }
 

@@ -1,6 +1,6 @@
 // S3TestServer: the one way tests start the S3-compatible store of the file plugin's S3 tests:
 // s3rver (tests/support/s3_server.js on npm @20minutes/s3rver, which checks Signature Version 4 as
-// S3 does) in a child process, through ChildServer, on 127.0.0.1, a free port and a fresh
+// S3 does) in a child process, through FolderServer, on 127.0.0.1, a free port and a fresh
 // temporary folder of its own, with one bucket (kBucket) and fixed credentials. The store stops
 // and its folder is removed when the object goes.
 //
@@ -25,8 +25,7 @@
 
 namespace opbase::test {
 
-class ChildServer;
-class TempDir;
+class FolderServer;
 
 class S3TestServer {
  public:
@@ -51,16 +50,14 @@ class S3TestServer {
   std::string endpoint() const;
 
   // The folder the store keeps its objects in.
-  const std::string& directory() const { return directory_; }
+  const std::string& directory() const;
   // Whether the bucket holds an object named `object_key` (e.g. "opbase/test/<key>"), read from
   // the store's folder as s3rver lays it out (<dir>/<bucket>/<key>._S3rver_object), so a test can
   // see an object without signing a request.
   bool has_object(std::string_view object_key) const;
 
  private:
-  std::unique_ptr<TempDir> dir_;
-  std::unique_ptr<ChildServer> server_;
-  std::string directory_;
+  std::unique_ptr<FolderServer> server_;
   std::string problem_;
 };
 

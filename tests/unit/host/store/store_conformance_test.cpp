@@ -1,9 +1,9 @@
 // The DocumentStore conformance suite (host/store/project_store.hpp): one set of tests every
-// driver must pass, run once per driver. "memory" is the reference; "sqlite" always runs;
-// "mongodb" runs only when
-// OPBASE_TEST_MONGODB_URI names a server. Expected results are written out by hand, or computed
-// here from the inserted documents with the reference evaluator of query.hpp, never taken from
-// the memory driver, so the memory driver is checked too.
+// driver must pass, run once per driver. "memory" is the reference; "sqlite" and "mongodb" always
+// run, the MongoDB driver against the server OPBASE_TEST_MONGODB_URI names, or else against a
+// FerretDB started for the run (tests/support/ferretdb_server.hpp). Expected results are written
+// out by hand, or computed here from the inserted documents with the reference evaluator of
+// query.hpp, never taken from the memory driver, so the memory driver is checked too.
 #include <gtest/gtest.h>
 #include <mongoc/mongoc.h>
 
@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ferretdb_server.hpp"
 #include "opbase/internal/find_answer.hpp"
 #include "opbase/internal/store_codec.hpp"
 #include "opbase/query.hpp"
@@ -57,10 +58,39 @@ std::string random_hex(std::size_t digits) {
   return text;
 }
 
-std::string mongo_uri() {
-  const char* uri = std::getenv(kMongoUriVariable);
-  return uri == nullptr ? std::string() : std::string(uri);
+// The server the "mongodb" tests use, started once for the process when it is FerretDB.
+struct MongoServer {
+  std::string uri;
+  std::string problem;       // why there is none
+  bool is_ferretdb = false;  // its differences from MongoDB apply (kFerretDbGaps)
+};
+const MongoServer& mongo_server() {
+  static const MongoServer server = [] {
+    const char* given = std::getenv(kMongoUriVariable);
+    if (given != nullptr && *given != '\0') return MongoServer{given, "", false};
+    static opbase::test::FerretDbServer ferretdb;  // stops when the process ends
+    return MongoServer{ferretdb.uri(), ferretdb.problem(), true};
+  }();
+  return server;
 }
+std::string mongo_uri() { return mongo_server().uri; }
+
+// The tests FerretDB fails for what it does differently from MongoDB, and which the driver does
+// not make up for yet (docs/operations.md, "MongoDB-compatible servers"): skipped there only.
+constexpr std::pair<std::string_view, std::string_view> kFerretDbGaps[] = {
+    {"InsertFindRoundtripKeepsEveryValue", "nested arrays are refused"},
+    {"DotPathsWalkObjectsAndArrays", "nested arrays are refused"},
+    {"ArraysMatchByWholeOrByElement", "nested arrays are refused"},
+    {"IndexesGiveTheSameAnswers", "nested arrays are refused"},
+    {"DefaultSortTakesCreatedAtOfAnyType", "null and missing values sort apart"},
+    {"SortOrdersMixedTypes", "mixed types and arrays sort in another order"},
+    {"IndexedEqualityFollowsStatesAndDateOrder", "null and missing values sort apart"},
+    {"WritesJournalTheirEventsForEachDurableSubscriber", "events read back out of order"},
+    {"DocumentsInsertedAsTextReadAsTheSameDocumentsAsTrees", "a Decimal128 value stops it"},
+    {"ProjectsOpenedTwiceShareDataAndStayApartFromOthers", "a request stops it (slice bounds)"},
+    {"RandomQueriesAnswerLikeTheReference", "mixed types sort in another order"},
+    {"RandomQueriesOnOnePlainFieldAnswerLikeTheReference", "mixed types sort in another order"},
+};
 
 // Every mongodb database of this run starts with it, so a run never meets another's data.
 const std::string& mongo_prefix() {
@@ -82,11 +112,7 @@ std::shared_ptr<StoreDriver> make_driver(const std::string& name, const std::str
   return nullptr;
 }
 
-std::vector<std::string> driver_names() {
-  std::vector<std::string> names = {"memory", "sqlite"};
-  if (!mongo_uri().empty()) names.push_back("mongodb");
-  return names;
-}
+std::vector<std::string> driver_names() { return {"memory", "sqlite", "mongodb"}; }
 
 // Drops the databases a mongodb test created (the driver has no call for it).
 void drop_mongo_databases(const std::vector<std::string>& names) {
@@ -188,6 +214,15 @@ std::string describe(const store::FindRequest& r) {
 class StoreConformance : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
+    if (GetParam() == "mongodb") {
+      ASSERT_EQ(mongo_server().problem, "") << "no MongoDB-compatible server to test against";
+      const std::string_view test = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+      for (const auto& [name, why] : kFerretDbGaps) {
+        if (mongo_server().is_ferretdb && test.substr(0, test.find('/')) == name) {
+          GTEST_SKIP() << "FerretDB: " << why;
+        }
+      }
+    }
     dir_ = ::testing::TempDir() + "/store_conformance_" + random_hex(16);
     std::filesystem::create_directories(dir_);
     open_store({}, &store_);
@@ -1672,15 +1707,18 @@ void check_random_pages(const std::string& driver, ProjectStore& reference, Proj
                         const std::vector<const char*>& plans) {
   constexpr int kDocuments = 400;
   constexpr int kQueries = 300;
+  // FerretDB reads the whole collection for each of them (about 30 ms at this size): a fifth as
+  // many there keeps the run short.
+  const int queries = driver == "mongodb" && mongo_server().is_ferretdb ? kQueries / 5 : kQueries;
   RandomData random(seed);
   std::vector<Stored> stored;
   ASSERT_NO_FATAL_FAILURE(seed_random(
       "paged", kDocuments, [&](int i) { return random.paged_document(i); }, random, &reference,
       &indexed, &stored));
   RandomRun run = run_random_queries(
-      reference, indexed, stored, kQueries, [&] { return request(random); }, driver == "sqlite");
+      reference, indexed, stored, queries, [&] { return request(random); }, driver == "sqlite");
   if (run.mismatches == 0) {
-    EXPECT_GT(run.answered, kQueries / 3);
+    EXPECT_GT(run.answered, queries / 3);
   }
   if (driver == "sqlite") {
     for (const char* plan : plans) {

@@ -1,0 +1,37 @@
+#include "ferretdb_server.hpp"
+
+#include <unistd.h>
+
+#include <vector>
+
+#include "child_server.hpp"
+#include "folder_server.hpp"
+
+namespace opbase::test {
+
+FerretDbServer::FerretDbServer() {
+  const std::string binary = OPBASE_TEST_FERRETDB;
+  if (binary.empty() || access(binary.c_str(), X_OK) != 0) {
+    problem_ =
+        "no FerretDB binary: packaging/deps.sh builds it into ~/.cache/opbase/ (then run cmake "
+        "again, which finds it)";
+    return;
+  }
+  server_ = std::make_unique<FolderServer>("opbase-ferretdb", [&](const std::string& folder) {
+    return std::vector<std::string>{
+        kSystemPython, std::string(OPBASE_TEST_SOURCE_DIR) + "/tests/support/ferretdb_server.py",
+        binary, folder};
+  });
+  if (!server_->problem().empty()) {
+    problem_ = "FerretDB: " + server_->problem() + " (its log is on standard error)";
+  }
+}
+
+FerretDbServer::~FerretDbServer() = default;
+
+std::string FerretDbServer::uri() const {
+  if (server_ == nullptr || server_->port() <= 0) return "";
+  return "mongodb://127.0.0.1:" + std::to_string(server_->port()) + "/";
+}
+
+}  // namespace opbase::test
