@@ -40,6 +40,10 @@ int64_t reply_number(const bson_t* reply, const char* field) {
   return 0;
 }
 
+// The server's code for a value it refuses to store (BadValue), which FerretDB gives for an
+// array inside an array: the request's fault, not the store's.
+constexpr uint32_t kBadValue = 2;
+
 // The index of the first write error whose code is 11000 (duplicate key), or -1.
 int64_t duplicate_write_error(const bson_t* reply) {
   bson_iter_t iter;
@@ -177,6 +181,12 @@ Status ClientPool::failure(std::string_view what, const bson_error_t& error) con
   return Status::internal(redact("mongodb " + std::string(what) + ": " + error.message));
 }
 
+Status Collection::write_failure(std::string_view what, const bson_error_t& error) const {
+  if (error.code != kBadValue) return pool_.failure(what, error);
+  return Status::validation(std::string("the MongoDB server cannot keep this document: ") +
+                            error.message);
+}
+
 Collection::Collection(ClientPool& pool, const std::string& database, const char* name)
     : pool_(pool),
       client_(pool.pop()),
@@ -258,7 +268,7 @@ Collection::InsertOutcome Collection::insert_many(const std::vector<BsonDoc>& re
   for (std::size_t i = 0; i < records.size(); ++i) documents[i] = records[i].get();
   if (!mongoc_collection_insert_many(collection_, documents, records.size(), options.get(), &reply,
                                      &error)) {
-    outcome.status = pool_.failure("insert", error);
+    outcome.status = write_failure("insert", error);
     outcome.inserted = reply_number(&reply, "insertedCount");
     outcome.duplicate_index = duplicate_write_error(&reply);
     if (outcome.duplicate_index < 0 && error.code == MONGOC_ERROR_DUPLICATE_KEY) {
@@ -279,7 +289,7 @@ Result<int64_t> Collection::update_many(const bson_t* filter, const bson_t* upda
       mongoc_collection_update_many(collection_, filter, update, nullptr, &reply, &error);
   const int64_t matched = reply_number(&reply, "matchedCount");
   bson_destroy(&reply);
-  if (!ok) return pool_.failure("update", error);
+  if (!ok) return write_failure("update", error);
   return matched;
 }
 
@@ -291,7 +301,7 @@ Result<int64_t> Collection::replace_one(const bson_t* filter, const bson_t* repl
                                                 &reply, &error);
   const int64_t matched = reply_number(&reply, "matchedCount");
   bson_destroy(&reply);
-  if (!ok) return pool_.failure("update", error);
+  if (!ok) return write_failure("update", error);
   return matched;
 }
 
@@ -302,7 +312,7 @@ Status Collection::upsert_one(const bson_t* filter, const bson_t* update) {
   const bool ok =
       mongoc_collection_update_one(collection_, filter, update, options.get(), &reply, &error);
   bson_destroy(&reply);
-  return ok ? Status::ok() : pool_.failure("update", error);
+  return ok ? Status::ok() : write_failure("update", error);
 }
 
 Result<int64_t> Collection::delete_many(const bson_t* filter) {

@@ -81,6 +81,10 @@ class Collection {
   Status ping();
 
  private:
+  // A write's failure: VALIDATION_ERROR when the server refuses a value it cannot keep (code 2,
+  // BadValue: FerretDB's answer to an array inside an array), else the pool's failure().
+  Status write_failure(std::string_view what, const bson_error_t& error) const;
+
   ClientPool& pool_;
   mongoc_client_t* client_;
   mongoc_collection_t* collection_;

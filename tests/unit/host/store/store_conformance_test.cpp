@@ -1033,6 +1033,18 @@ Status insert_text(ProjectStore& store, const std::string& wire,
   return store.insert(kNs, *request, events);
 }
 
+// FerretDB keeps no array inside an array: such a document is refused as the request's fault,
+// and nothing of its batch is kept.
+TEST_P(StoreConformance, AValueTheServerCannotKeepIsRefusedWithTheBatch) {
+  if (GetParam() != "mongodb" || !mongo_server().is_ferretdb) {
+    GTEST_SKIP() << "every value is kept here";
+  }
+  const Status refused = store_->insert(
+      kNs, {"nested", docs(R"([{"_key": "n1", "v": [1]}, {"_key": "n2", "v": [[1]]}])")});
+  EXPECT_EQ(refused.code(), "VALIDATION_ERROR") << refused.to_string();
+  EXPECT_EQ(find_keys("nested", "{}"), Keys{});
+}
+
 TEST_P(StoreConformance, DocumentsInsertedAsTextReadAsTheSameDocumentsAsTrees) {
   const std::string docs_text =
       R"([ {"_key":"t1", "_userkey":"u1","_created_at":"2023-11-14T22:13:20.000Z","n":1.50,)"

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "child_server.hpp"
+#include "ferretdb_server.hpp"
 #include "opbase/query.hpp"
 #include "opbase/store.hpp"
 #include "store/mongo/record.hpp"
@@ -757,7 +758,7 @@ TEST_F(MongoWire, ServerErrorsAreInternalErrors) {
   EXPECT_EQ(n.status().code(), "INTERNAL_ERROR");
 }
 
-// ---- a real server, when one is named ------------------------------------------------------
+// ---- a real server: the one named, or FerretDB ---------------------------------------------
 
 void drop_database(const char* uri, const std::string& name) {
   mongoc_client_t* client = mongoc_client_new(uri);
@@ -769,8 +770,14 @@ void drop_database(const char* uri, const std::string& name) {
 }
 
 TEST(MongoServer, RoundTrip) {
-  const char* uri = std::getenv("OPBASE_TEST_MONGODB_URI");
-  if (uri == nullptr || *uri == '\0') GTEST_SKIP() << "OPBASE_TEST_MONGODB_URI is not set";
+  const char* named = std::getenv("OPBASE_TEST_MONGODB_URI");
+  std::unique_ptr<test::FerretDbServer> ferretdb;
+  if (named == nullptr || *named == '\0') {
+    ferretdb = std::make_unique<test::FerretDbServer>();
+    ASSERT_EQ(ferretdb->problem(), "") << "no MongoDB-compatible server to test against";
+  }
+  const std::string server_uri = ferretdb ? ferretdb->uri() : std::string(named);
+  const char* uri = server_uri.c_str();
   std::random_device random;
   const std::string prefix = "opbase_test_" + std::to_string(random() % 1000000) + "_";
   MongoDriver driver(MongoOptions{uri, prefix, {{"collection", "items", path("price")}}, {}});
