@@ -26,6 +26,13 @@ json string_or_null(const json& document, const char* field) {
   return it != document.end() && it->is_string() ? *it : json(nullptr);
 }
 
+// `_created_at` when a string or a number (the server orders numbers before strings, as the
+// reference does), else null: what the sqlite driver's `created` column holds.
+json created_value(const json& document) {
+  const auto it = document.find("_created_at");
+  return it != document.end() && (it->is_string() || it->is_number()) ? *it : json(nullptr);
+}
+
 // The `_id` condition equivalent to a `_key` condition, when there is one worth stating: string
 // equality, a range from a string (paging by key: the server walks the _id index from there),
 // or $in over strings only (a non-string never equals a `_key`, so other operands are left to
@@ -106,7 +113,7 @@ Result<BsonDoc> make_record(std::string_view ns, std::string_view collection,
   append_string(r, "collection", collection);
   append_json(r, "owner", string_or_null(document, "_userkey"));
   append_string(r, "state", state_value(store::State::kActive));
-  append_json(r, "created", string_or_null(document, "_created_at"));
+  append_json(r, "created", created_value(document));
   BSON_APPEND_DOCUMENT(r, "doc", doc->get());
   return record;
 }

@@ -7,10 +7,11 @@
 //   {_id: <_key>, ns, collection, owner: <_userkey> | null, state: "active" | "deleted" |
 //    "archived", created: <_created_at> | null, doc: {...the whole document...},
 //    ref, state_ms (set by change_state, removed by restore)}
-// `_id = _key` makes `_key` unique across the project. `owner` and `created` are copies of the
-// document's `_userkey` and `_created_at` when they are strings, else null (as the sqlite
-// driver's columns), so scope and the default order use an index. null rather than "" for a
-// missing `_created_at`: null sorts as the reference sorts a missing field (docs/query.md).
+// `_id = _key` makes `_key` unique across the project. `owner` is a copy of the document's
+// `_userkey` when a string, `created` of its `_created_at` when a string or a number, else null
+// (as the sqlite driver's columns), so scope and the default order use an index. null rather
+// than "" for a missing `_created_at`: null sorts as the reference sorts a missing field
+// (docs/query.md).
 // Collection `collections` holds {_id: "<ns>/<name>"} for every collection that ever received a
 // document (collection_exists).
 #pragma once

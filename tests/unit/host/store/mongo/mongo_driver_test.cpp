@@ -70,12 +70,16 @@ TEST(MongoRecord, LayoutOfADocument) {
             R"("state" : "active", "created" : "2024-01-01T00:00:00Z", "doc" : { )"
             R"("_created_at" : "2024-01-01T00:00:00Z", "_key" : "a", "_userkey" : "u1", )"
             R"("name" : "Lamp", "price" : { "$numberLong" : "25" } } })");
-  // No owner, no creation time: null for both (as the sqlite driver's columns).
+  // No owner: null; a creation time that is a number is kept, one of another type is null (as
+  // the sqlite driver's columns).
   EXPECT_EQ(text(mongo::make_record("n", "c",
                                     {{"_key", "b"}, {"_userkey", nullptr}, {"_created_at", 5}})),
             R"({ "_id" : "b", "ns" : "n", "collection" : "c", "owner" : null, "state" : "active", )"
-            R"("created" : null, "doc" : { "_created_at" : { "$numberLong" : "5" }, "_key" : "b", )"
-            R"("_userkey" : null } })");
+            R"("created" : { "$numberLong" : "5" }, "doc" : { "_created_at" : { "$numberLong" : )"
+            R"("5" }, "_key" : "b", "_userkey" : null } })");
+  EXPECT_EQ(text(mongo::make_record("n", "c", {{"_key", "c"}, {"_created_at", true}})),
+            R"({ "_id" : "c", "ns" : "n", "collection" : "c", "owner" : null, "state" : "active", )"
+            R"("created" : null, "doc" : { "_created_at" : true, "_key" : "c" } })");
 }
 
 TEST(MongoRecord, DocumentsNeedAStringKey) {
