@@ -108,7 +108,7 @@ Result<nlohmann::json> AutoIndexer::add(std::string_view ns, std::string_view co
   if (nlohmann::json existing = listed(); !existing.is_null()) return existing;
   const BsonDoc command =
       index_command({IndexSpec{std::string(ns), std::string(collection), path}}, kAdminPrefix);
-  if (Status s = Collection(*pool_, database_, kDocuments).database_command(command.get()); !s) {
+  if (Status s = Collection(*pool_, database_, kDocuments).create_indexes(command.get()); !s) {
     return s;
   }
   const std::string name = index_name(path, kAdminPrefix);
@@ -222,7 +222,7 @@ void AutoIndexer::create(const std::string& ns, const std::string& collection,
     if (static_cast<int>(last_used_ms_.size()) >= advisor_.policy().max_per_project) return;
   }
   const BsonDoc command = index_command({IndexSpec{ns, collection, *parsed}}, kAutoPrefix);
-  if (Status s = Collection(*pool_, database_, kDocuments).database_command(command.get()); !s) {
+  if (Status s = Collection(*pool_, database_, kDocuments).create_indexes(command.get()); !s) {
     log::warn("mongodb", "creating the automatic index " + name + " failed: " + s.message());
     return;
   }

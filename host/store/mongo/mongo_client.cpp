@@ -2,6 +2,7 @@
 #include "store/mongo/mongo_client.hpp"
 
 #include <mutex>
+#include <set>
 #include <utility>
 
 #include "log/log.hpp"
@@ -369,6 +370,41 @@ Result<std::vector<std::string>> Collection::index_names() {
   mongoc_cursor_destroy(cursor);
   if (failed) return pool_.failure("listIndexes", error);
   return names;
+}
+
+Status Collection::create_indexes(const bson_t* command) {
+  auto existing = index_names();
+  if (!existing) return existing.status();
+  const std::set<std::string> have(existing->begin(), existing->end());
+  BsonDoc missing_only;
+  bson_t* out = missing_only.get();
+  std::uint32_t kept = 0;
+  bson_iter_t field;
+  if (!bson_iter_init(&field, command)) return Status::internal("mongodb: a bad createIndexes");
+  while (bson_iter_next(&field)) {
+    if (std::string_view(bson_iter_key(&field)) != "indexes" || !BSON_ITER_HOLDS_ARRAY(&field)) {
+      bson_append_iter(out, nullptr, 0, &field);
+      continue;
+    }
+    bson_t indexes;
+    bson_append_array_begin(out, "indexes", 7, &indexes);
+    bson_iter_t index;
+    bson_iter_recurse(&field, &index);
+    while (bson_iter_next(&index)) {
+      bson_iter_t name;
+      if (bson_iter_recurse(&index, &name) && bson_iter_find(&name, "name") &&
+          BSON_ITER_HOLDS_UTF8(&name) && have.contains(bson_iter_utf8(&name, nullptr))) {
+        continue;
+      }
+      const char* key = nullptr;
+      char buffer[16];
+      const std::size_t length = bson_uint32_to_string(kept++, &key, buffer, sizeof buffer);
+      bson_append_iter(&indexes, key, static_cast<int>(length), &index);
+    }
+    bson_append_array_end(out, &indexes);
+  }
+  if (kept == 0) return Status::ok();
+  return database_command(out);
 }
 
 Status Collection::ping() {

@@ -71,8 +71,12 @@ class Collection {
   Status upsert_one(const bson_t* filter, const bson_t* update);
   Result<int64_t> delete_many(const bson_t* filter);  // the number deleted
 
-  // A command on the collection's database (createIndexes, dropIndexes).
+  // A command on the collection's database (dropIndexes).
   Status database_command(const bson_t* command);
+  // A createIndexes command on the collection's database, less the indexes the collection has
+  // by those names already (nothing is sent when it has them all). MongoDB takes an index it has
+  // as a no-op, but FerretDB 1.24 fails on it, dropping the connection.
+  Status create_indexes(const bson_t* command);
   // A read command on the collection's database (explain), its reply as relaxed extended JSON.
   Result<nlohmann::json> read_command(const bson_t* command);
   // The names of the collection's indexes (listIndexes).

@@ -123,7 +123,7 @@ class MongoProjectStore : public ProjectStore {
   // The declared indexes (idempotent on the server), then the automatic ones' thread.
   Status create_indexes(const std::vector<IndexSpec>& indexes) {
     Collection documents = docs();
-    if (Status s = documents.database_command(mongo::index_command(indexes).get()); !s) return s;
+    if (Status s = documents.create_indexes(mongo::index_command(indexes).get()); !s) return s;
     return auto_indexes_.start();
   }
 

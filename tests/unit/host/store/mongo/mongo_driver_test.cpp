@@ -416,12 +416,40 @@ TEST_F(MongoWire, CountAggregatesWithTheFilter) {
 // The automatic index policy on MongoDB (docs/query.md#automatic-indexes): the scope's size
 // stands for the documents an unindexed query reads; at the third costly count on a field, an
 // index "auto_<field>" is created off the request thread; unused, it is dropped.
+// The indexes a database has already are not asked for again (FerretDB fails on that).
+TEST_F(MongoWire, OpeningCreatesOnlyTheIndexesTheDatabaseLacks) {
+  start({{"listIndexes",
+          {cursor(
+              json::array({{{"name", "_id_"}}, {{"name", "scope_created"}}, {{"name", "ref"}}}))}}},
+        {{"collection", "items", path("price")}});
+  if (!store_) return;
+  const auto created = mock_->commands("createIndexes");
+  ASSERT_EQ(created.size(), 1u);
+  std::vector<std::string> names;
+  for (const ojson& index : created[0]["indexes"]) names.push_back(index["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"purge", "field_price"}));
+}
+
+TEST_F(MongoWire, OpeningAStoreThatHasEveryIndexCreatesNone) {
+  start({{"listIndexes",
+          {cursor(json::array({{{"name", "_id_"}},
+                               {{"name", "scope_created"}},
+                               {{"name", "ref"}},
+                               {{"name", "purge"}},
+                               {{"name", "field_price"}}}))}}},
+        {{"collection", "items", path("price")}});
+  if (!store_) return;
+  EXPECT_EQ(mock_->commands("createIndexes").size(), 0u);
+}
+
 TEST_F(MongoWire, CostlyQueriesCreateAnAutomaticIndexAndUnusedOnesAreDropped) {
   AutoIndexPolicy policy;
   policy.drop_unused_after_s = 2;
-  // listIndexes at open finds an automatic index of an earlier run; the scope holds 5,000.
-  start({{"listIndexes",
-          {cursor(json::array({{{"name", "_id_"}}, {{"name", "auto_old"}}, {{"name", "x"}}}))}},
+  // listIndexes at open (once for the indexes to create, once for the automatic ones) finds an
+  // automatic index of an earlier run; the scope holds 5,000.
+  const json listed =
+      cursor(json::array({{{"name", "_id_"}}, {{"name", "auto_old"}}, {{"name", "x"}}}));
+  start({{"listIndexes", {listed, listed}},
          {"aggregate", {count_reply(1), count_reply(5000), count_reply(1), count_reply(1)}}},
         {{"collection", "items", path("price")}}, policy);
   if (!store_) return;
@@ -477,7 +505,8 @@ TEST_F(MongoWire, AdministratorsAddListAndDropIndexes) {
        {{"winningPlan", {{"stage", "COUNT"}, {"inputStage", {{"stage", "COLLSCAN"}}}}}}},
       {"executionStats", {{"totalDocsExamined", 5000}, {"executionTimeMillis", 12}}},
       {"ok", 1}};
-  start({{"listIndexes", {cursor(json::array({{{"name", "_id_"}}, {{"name", "admin_old.x"}}}))}},
+  const json indexes = cursor(json::array({{{"name", "_id_"}}, {{"name", "admin_old.x"}}}));
+  start({{"listIndexes", {indexes, indexes}},
          {"explain", {index_plan, scan_plan}},
          {"aggregate", {count_reply(40)}}},
         {{"collection", "items", path("price")}});
