@@ -341,6 +341,15 @@ bool append_json(bson_t* parent, std::string_view key, const nlohmann::json& val
   return !has_nul(key) && append_value(parent, key, value);
 }
 
+bool needs_decimal128(const json& value) {
+  if (value.is_number_unsigned()) {
+    return value.get<std::uint64_t>() >
+           static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  }
+  if (!value.is_structured()) return false;
+  return std::any_of(value.begin(), value.end(), [](const json& v) { return needs_decimal128(v); });
+}
+
 Result<BsonDoc> json_to_bson(const nlohmann::json& object) {
   if (!object.is_object()) {
     return field_error("document", "a document must be a JSON object");

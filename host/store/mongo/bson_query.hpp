@@ -97,6 +97,8 @@ Result<BsonDoc> projection_to_bson(const query::Projection& projection);
 // A JSON object as a BSON document (a non-object or a key holding a NUL byte is
 // VALIDATION_ERROR).
 Result<BsonDoc> json_to_bson(const nlohmann::json& object);
+// Whether `value` holds, at any depth, an integer above int64, which becomes a Decimal128.
+bool needs_decimal128(const nlohmann::json& value);
 
 // Appends one JSON value under `key` with the encoding above (false when a key, `key` or one
 // inside `value`, holds a NUL byte, or libbson refuses the append).

@@ -170,6 +170,26 @@ mongoc_client_t* ClientPool::pop() { return mongoc_client_pool_pop(pool_); }
 
 void ClientPool::push(mongoc_client_t* client) { mongoc_client_pool_push(pool_, client); }
 
+bool ClientPool::keeps_decimal128() {
+  if (const int known = decimal128_.load(); known != 0) return known == 1;
+  BsonDoc command;
+  BSON_APPEND_INT32(command.get(), "buildInfo", 1);
+  bson_t reply;
+  bson_error_t error;
+  mongoc_client_t* client = pop();
+  const bool ok =
+      mongoc_client_command_simple(client, "admin", command.get(), nullptr, &reply, &error);
+  push(client);
+  bool kept = true;
+  if (ok) {
+    bson_iter_t iter;
+    kept = !bson_iter_init_find(&iter, &reply, "ferretdbVersion");
+    decimal128_.store(kept ? 1 : 2);
+  }
+  bson_destroy(&reply);
+  return kept;
+}
+
 std::string ClientPool::redact(std::string message) const {
   replace_all(message, password_);
   if (const char* decoded = mongoc_uri_get_password(uri_); decoded != nullptr) {

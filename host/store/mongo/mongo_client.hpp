@@ -7,6 +7,7 @@
 
 #include <mongoc/mongoc.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -30,6 +31,11 @@ class ClientPool {
   mongoc_client_t* pop();  // blocks while every client is out (the pool's maxPoolSize)
   void push(mongoc_client_t* client);
 
+  // Whether the server keeps Decimal128 values, where the driver puts an integer above int64
+  // (bson_query.hpp): MongoDB does; FerretDB (its buildInfo names a ferretdbVersion) does not,
+  // and drops the connection on one. Asked once; true while the server cannot be asked.
+  bool keeps_decimal128();
+
   // `message` with the URI's password replaced by "***".
   std::string redact(std::string message) const;
   // INTERNAL_ERROR "mongodb <what>: <libmongoc's message, redacted>".
@@ -40,6 +46,7 @@ class ClientPool {
   mongoc_uri_t* uri_;
   mongoc_client_pool_t* pool_;
   std::string password_;
+  std::atomic<int> decimal128_{0};  // 0: not asked yet, 1: kept, 2: not kept
 };
 
 // One collection of one database on a client leased from the pool for the length of a call.

@@ -391,13 +391,24 @@ class MongoProjectStore : public ProjectStore {
     BsonDoc filter;
     BsonDoc sort;
   };
-  static Result<Selection> selection_of(std::string_view ns, const store::FindRequest& request) {
+  Result<Selection> selection_of(std::string_view ns, const store::FindRequest& request) {
+    for (const query::Condition& c : request.match) {
+      if (Status s = storable(c.value); !s) return s;
+    }
     auto filter = mongo::selection_filter(ns, request.collection, request.scope, request.state,
                                           request.match);
     if (!filter) return filter.status();
     auto sort = mongo::record_sort(request.sort);
     if (!sort) return sort.status();
     return Selection{std::move(*filter), std::move(*sort)};
+  }
+
+  // A value the server can take: an integer above int64 becomes a Decimal128 (bson_query.hpp),
+  // which FerretDB lacks and drops the connection on, so there it is the request's fault.
+  Status storable(const json& value) const {
+    if (!mongo::needs_decimal128(value) || pool_->keeps_decimal128()) return Status::ok();
+    return Status::validation(
+        "this MongoDB-compatible server keeps no integer above 9223372036854775807");
   }
 
   // MongoDB without a replica set has no transaction across documents: the journal records go
@@ -429,6 +440,7 @@ class MongoProjectStore : public ProjectStore {
     std::vector<BsonDoc> records;
     std::vector<std::string> keys;
     for (const json& doc : documents) {
+      if (Status s = storable(doc); !s) return s;
       auto record = mongo::make_record(ns, collection, doc);
       if (!record) return record.status();
       keys.push_back(doc.at("_key").get<std::string>());
@@ -520,6 +532,7 @@ class MongoProjectStore : public ProjectStore {
                           const store::UpdateRequest& request, const std::string& key, json read,
                           json& doc) {
     for (int attempt = 0; attempt < kWriteBackAttempts; ++attempt) {
+      if (Status s = storable(doc); !s) return s;
       auto record = mongo::make_record(ns, request.collection, doc);
       if (!record) return record.status();
       auto was = mongo::json_to_bson(read);
