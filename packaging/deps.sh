@@ -96,14 +96,17 @@ fi
 # (tests/support/ferretdb_server.hpp): built once from its Go module, at the version
 # tests/support/ferretdb.version pins, into the user's cache, where the tests' CMake finds it.
 # Its build reads the version from a file the module leaves out, so a writable copy of the module
-# gets it first. The Go toolchain comes with the machine; Debian's golang-go when it does not.
+# gets it first. It needs Go 1.24 or newer (Debian 12's golang-go is 1.19): the machine's own, on
+# PATH or in /usr/local/go.
 ferretdb_version="$(tr -d '[:space:]' <"$tests_dir/support/ferretdb.version")"
 ferretdb_dir="${XDG_CACHE_HOME:-$HOME/.cache}/opbase/ferretdb-$ferretdb_version"
 if [ ! -x "$ferretdb_dir/ferretdb" ]; then
+  if ! command -v go >/dev/null 2>&1 && [ -x /usr/local/go/bin/go ]; then
+    PATH="/usr/local/go/bin:$PATH"
+  fi
   if ! command -v go >/dev/null 2>&1; then
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get install -y -qq --no-install-recommends golang-go >/dev/null
+    echo "deps.sh: building FerretDB needs Go 1.24 or newer on PATH (or in /usr/local/go)" >&2
+    exit 1
   fi
   echo "deps.sh: building FerretDB $ferretdb_version (Go module, once)"
   scratch="$(mktemp -d)"
