@@ -21,6 +21,8 @@
 #include <thread>
 #include <utility>
 
+#include "ferretdb_server.hpp"
+
 extern char** environ;
 
 namespace opbase::test {
@@ -73,6 +75,25 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
   return out;
 }
 
+// OPBASE_TEST_STORE=mongodb runs every daemon on the MongoDB driver: against the server
+// OPBASE_TEST_MONGODB_URI names, or a FerretDB started once for the test binary
+// (ferretdb_server.hpp), each daemon in databases of its own. Unset, or "sqlite", the embedded
+// store. A test that sets storage.driver itself keeps its choice.
+std::vector<std::pair<std::string, std::string>> store_settings() {
+  const char* store = std::getenv("OPBASE_TEST_STORE");
+  if (store == nullptr || std::string_view(store) != "mongodb") return {};
+  static const std::string uri = [] {
+    const char* named = std::getenv("OPBASE_TEST_MONGODB_URI");
+    if (named != nullptr && *named != '\0') return std::string(named);
+    static FerretDbServer ferretdb;  // stops when the process ends
+    if (!ferretdb.problem().empty()) throw std::runtime_error(ferretdb.problem());
+    return ferretdb.uri();
+  }();
+  return {{"storage.driver", "mongodb"},
+          {"storage.mongodb.uri", uri},
+          {"storage.mongodb.database_prefix", "t" + random_hex(8) + "_"}};
+}
+
 // The daemon's settings, later entries winning (they become --set in this order).
 std::vector<std::pair<std::string, std::string>> settings_for(const DaemonOptions& options,
                                                               const std::string& dir,
@@ -84,6 +105,9 @@ std::vector<std::pair<std::string, std::string>> settings_for(const DaemonOption
       {"server.port", "0"},
       {"log.level", "debug"},
   };
+  if (!options.config.contains("storage.driver")) {
+    for (auto& setting : store_settings()) s.push_back(std::move(setting));
+  }
   if (options.daemon.empty()) {
     s.emplace_back("plugins.dir",
                    std::string(OPBASE_BUILT_PLUGIN_DIR) + ":" + OPBASE_TEST_PLUGIN_DIR);
