@@ -82,15 +82,10 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
 std::vector<std::pair<std::string, std::string>> store_settings() {
   const char* store = std::getenv("OPBASE_TEST_STORE");
   if (store == nullptr || std::string_view(store) != "mongodb") return {};
-  static const std::string uri = [] {
-    const char* named = std::getenv("OPBASE_TEST_MONGODB_URI");
-    if (named != nullptr && *named != '\0') return std::string(named);
-    static FerretDbServer ferretdb;  // stops when the process ends
-    if (!ferretdb.problem().empty()) throw std::runtime_error(ferretdb.problem());
-    return ferretdb.uri();
-  }();
+  const MongoTestServer& server = mongo_test_server();
+  if (!server.problem.empty()) throw std::runtime_error(server.problem);
   return {{"storage.driver", "mongodb"},
-          {"storage.mongodb.uri", uri},
+          {"storage.mongodb.uri", server.uri},
           {"storage.mongodb.database_prefix", "t" + random_hex(8) + "_"}};
 }
 

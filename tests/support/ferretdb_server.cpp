@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <vector>
 
 #include "child_server.hpp"
@@ -32,6 +33,16 @@ FerretDbServer::~FerretDbServer() = default;
 std::string FerretDbServer::uri() const {
   if (server_ == nullptr || server_->port() <= 0) return "";
   return "mongodb://127.0.0.1:" + std::to_string(server_->port()) + "/";
+}
+
+const MongoTestServer& mongo_test_server() {
+  static const MongoTestServer server = [] {
+    const char* named = std::getenv("OPBASE_TEST_MONGODB_URI");
+    if (named != nullptr && *named != '\0') return MongoTestServer{named, "", false};
+    static FerretDbServer ferretdb;
+    return MongoTestServer{ferretdb.uri(), ferretdb.problem(), true};
+  }();
+  return server;
 }
 
 }  // namespace opbase::test

@@ -41,4 +41,14 @@ class FerretDbServer {
   std::string problem_;
 };
 
+// The MongoDB-compatible server of this test process: the one OPBASE_TEST_MONGODB_URI names
+// (MongoDB itself, say), or else a FerretDbServer started on the first call and kept until the
+// process ends. `problem` says why there is none.
+struct MongoTestServer {
+  std::string uri;
+  std::string problem;
+  bool is_ferretdb = false;  // FerretDB's differences from MongoDB apply (docs/operations.md)
+};
+const MongoTestServer& mongo_test_server();
+
 }  // namespace opbase::test

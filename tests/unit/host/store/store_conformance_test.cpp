@@ -48,7 +48,6 @@ using store::State;
 using Keys = std::vector<std::string>;
 
 constexpr std::string_view kNs = "app";
-constexpr const char* kMongoUriVariable = "OPBASE_TEST_MONGODB_URI";
 
 std::string random_hex(std::size_t digits) {
   static std::mt19937_64 rng{std::random_device{}()};
@@ -58,21 +57,8 @@ std::string random_hex(std::size_t digits) {
   return text;
 }
 
-// The server the "mongodb" tests use, started once for the process when it is FerretDB.
-struct MongoServer {
-  std::string uri;
-  std::string problem;       // why there is none
-  bool is_ferretdb = false;  // its differences from MongoDB apply (kFerretDbGaps)
-};
-const MongoServer& mongo_server() {
-  static const MongoServer server = [] {
-    const char* given = std::getenv(kMongoUriVariable);
-    if (given != nullptr && *given != '\0') return MongoServer{given, "", false};
-    static opbase::test::FerretDbServer ferretdb;  // stops when the process ends
-    return MongoServer{ferretdb.uri(), ferretdb.problem(), true};
-  }();
-  return server;
-}
+// The server the "mongodb" tests use (tests/support/ferretdb_server.hpp).
+const opbase::test::MongoTestServer& mongo_server() { return opbase::test::mongo_test_server(); }
 std::string mongo_uri() { return mongo_server().uri; }
 
 // The tests FerretDB fails for what it does differently from MongoDB, and which the driver does

@@ -803,14 +803,9 @@ void drop_database(const char* uri, const std::string& name) {
 }
 
 TEST(MongoServer, RoundTrip) {
-  const char* named = std::getenv("OPBASE_TEST_MONGODB_URI");
-  std::unique_ptr<test::FerretDbServer> ferretdb;
-  if (named == nullptr || *named == '\0') {
-    ferretdb = std::make_unique<test::FerretDbServer>();
-    ASSERT_EQ(ferretdb->problem(), "") << "no MongoDB-compatible server to test against";
-  }
-  const std::string server_uri = ferretdb ? ferretdb->uri() : std::string(named);
-  const char* uri = server_uri.c_str();
+  const test::MongoTestServer& server = test::mongo_test_server();
+  ASSERT_EQ(server.problem, "") << "no MongoDB-compatible server to test against";
+  const char* uri = server.uri.c_str();
   std::random_device random;
   const std::string prefix = "opbase_test_" + std::to_string(random() % 1000000) + "_";
   MongoDriver driver(MongoOptions{uri, prefix, {{"collection", "items", path("price")}}, {}});
