@@ -48,15 +48,17 @@ Result<std::unique_ptr<Stores>> Stores::from(const Config& config) {
   if (!indexes) return indexes.status();
   auto auto_indexes = parse_auto_index_policy(config);
   if (!auto_indexes) return auto_indexes.status();
+  // The embedded store's settings are checked whichever driver is chosen: a typo there stops
+  // this start, not the later one that switches drivers.
+  auto readers = config.get_int("storage.sqlite.readers", 1, 256);
+  if (!readers) return readers.status();
+  const std::string sync = config.get_or("storage.sqlite.synchronous", "full");
+  if (sync != "full" && sync != "normal") {
+    return Status::validation("storage.sqlite.synchronous must be full or normal, not '" + sync +
+                              "'");
+  }
   const std::string driver = config.get_or("storage.driver", "sqlite");
   if (driver == "sqlite") {
-    auto readers = config.get_int("storage.sqlite.readers", 1, 256);
-    if (!readers) return readers.status();
-    const std::string sync = config.get_or("storage.sqlite.synchronous", "full");
-    if (sync != "full" && sync != "normal") {
-      return Status::validation("storage.sqlite.synchronous must be full or normal, not '" + sync +
-                                "'");
-    }
     return std::make_unique<Stores>(std::make_unique<SqliteDriver>(
         SqliteOptions{config.get_or("storage.path", "data"), static_cast<int>(*readers),
                       sync == "full", std::move(*indexes), *auto_indexes}));
