@@ -1032,6 +1032,9 @@ TEST_P(StoreConformance, AValueTheServerCannotKeepIsRefusedWithTheBatch) {
   store::UpdateRequest update{"kept", Scope::everyone(), {}};
   update.steps.push_back({M("{}"), {J(R"({"v": 18446744073709551615})")}});
   EXPECT_EQ(store_->update(kNs, update).status().code(), "VALIDATION_ERROR");
+  store::UpdateRequest nested{"kept", Scope::everyone(), {}};
+  nested.steps.push_back({M("{}"), {J(R"({"v": [[1]]})")}});
+  EXPECT_EQ(store_->update(kNs, nested).status().code(), "VALIDATION_ERROR");
   EXPECT_EQ(find_keys("kept", R"({"v": 1})"), Keys{"n1"});
   store::FindRequest big{
       "kept", Scope::everyone(), State::kActive, M(R"({"v:$lt": 18446744073709551615})"), {}};

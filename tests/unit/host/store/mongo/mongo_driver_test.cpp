@@ -340,6 +340,21 @@ TEST_F(MongoWire, DuplicateKeyRemovesWhatTheCallInserted) {
   EXPECT_TRUE(mock_->commands("update").empty());  // not marked: nothing was inserted
 }
 
+// A value the server refuses (code 2, BadValue) is the request's fault, and what the call
+// inserted before it goes again.
+TEST_F(MongoWire, AValueTheServerRefusesIsAValidationError) {
+  ojson refused = {{"ok", 1},
+                   {"n", 1},
+                   {"writeErrors", {{{"index", 1}, {"code", 2}, {"errmsg", "invalid value"}}}}};
+  start({{"insert", {refused}}});
+  if (!store_) return;
+  const Status status = store_->insert("collection", {"items", {kLamp, {{"_key", "bad"}}}});
+  EXPECT_EQ(status.code(), "VALIDATION_ERROR") << status.to_string();
+  EXPECT_NE(status.message().find("invalid value"), std::string::npos) << status.message();
+  EXPECT_EQ(the("delete")["deletes"][0]["q"].dump(),
+            ojson::parse(R"({"$and": [{}, {"_id": {"$in": ["a"]}}]})").dump());
+}
+
 TEST_F(MongoWire, FindSendsFilterSortAndPaging) {
   json first = kLamp;
   json second = {{"_key", "b"}, {"price", 9.5}, {"nested", {{"z", nullptr}, {"a", {1, 2}}}}};
