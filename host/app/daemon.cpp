@@ -248,7 +248,7 @@ std::string Daemon::metrics_extra() const {
   out += dropped;
   out += plugin_metrics_.render();
   if (mail_queue_) out += mail_queue_->metrics();
-  out += stores_->size_metrics_text();
+  out += stores_->metrics_text();
   return out;
 }
 

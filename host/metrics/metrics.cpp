@@ -40,7 +40,7 @@ Metrics::Series& Metrics::series_for(std::string_view op, std::string_view code)
   return *slot;
 }
 
-Metrics::Histogram& Metrics::histogram_for(std::string_view op) {
+LatencyHistogram& Metrics::histogram_for(std::string_view op) {
   const std::string key(op);
   {
     std::shared_lock lock(mu_);
@@ -49,31 +49,21 @@ Metrics::Histogram& Metrics::histogram_for(std::string_view op) {
   }
   std::unique_lock lock(mu_);
   auto& slot = latency_[key];
-  if (!slot) slot = std::make_unique<Histogram>();
+  if (!slot) slot = std::make_unique<LatencyHistogram>();
   return *slot;
 }
 
 void Metrics::record_request(std::string_view op, std::string_view code, double seconds) {
   series_for(op, code).count.fetch_add(1, std::memory_order_relaxed);
-  Histogram& h = histogram_for(op);
-  for (size_t i = 0; i < kLatencyBuckets.size(); ++i) {
-    if (seconds <= kLatencyBuckets[i]) {
-      h.buckets[i].fetch_add(1, std::memory_order_relaxed);
-      break;
-    }
-  }
-  h.count.fetch_add(1, std::memory_order_relaxed);
-  h.sum_us.fetch_add(static_cast<uint64_t>(std::llround(std::max(seconds, 0.0) * 1e6)),
-                     std::memory_order_relaxed);
+  histogram_for(op).observe(seconds);
 }
 
 std::string Metrics::render() const {
   std::string out;
-  char number[64];
   out += "# HELP opbase_requests_total API requests by op and result code.\n";
   out += "# TYPE opbase_requests_total counter\n";
   std::map<std::string, uint64_t> sorted_requests;
-  std::map<std::string, const Histogram*> sorted_latency;
+  std::map<std::string, const LatencyHistogram*> sorted_latency;
   {
     std::shared_lock lock(mu_);
     for (const auto& [key, series] : requests_) sorted_requests[key] = series->count.load();
@@ -87,20 +77,7 @@ std::string Metrics::render() const {
   out += "# HELP opbase_request_duration_seconds Time from request read to response written.\n";
   out += "# TYPE opbase_request_duration_seconds histogram\n";
   for (const auto& [op, h] : sorted_latency) {
-    uint64_t cumulative = 0;
-    for (size_t i = 0; i < kLatencyBuckets.size(); ++i) {
-      cumulative += h->buckets[i].load();
-      std::snprintf(number, sizeof number, "%g", kLatencyBuckets[i]);
-      out += "opbase_request_duration_seconds_bucket{op=\"" + op + "\",le=\"" + number + "\"} " +
-             std::to_string(cumulative) + "\n";
-    }
-    const uint64_t count = h->count.load();
-    out += "opbase_request_duration_seconds_bucket{op=\"" + op + "\",le=\"+Inf\"} " +
-           std::to_string(count) + "\n";
-    std::snprintf(number, sizeof number, "%.6f", static_cast<double>(h->sum_us.load()) / 1e6);
-    out += "opbase_request_duration_seconds_sum{op=\"" + op + "\"} " + number + "\n";
-    out +=
-        "opbase_request_duration_seconds_count{op=\"" + op + "\"} " + std::to_string(count) + "\n";
+    h->render(out, "opbase_request_duration_seconds", "op=\"" + op + "\"");
   }
   out += "# HELP opbase_requests_in_flight API requests being handled now.\n";
   out += "# TYPE opbase_requests_in_flight gauge\n";

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "metrics/latency_histogram.hpp"
+
 namespace opbase::host {
 
 // A label value escaped for the Prometheus text format (backslash, quote, newline), for values
@@ -21,8 +23,7 @@ std::string prometheus_label(std::string_view value);
 
 class Metrics {
  public:
-  static constexpr std::array<double, 14> kLatencyBuckets = {
-      0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+  static constexpr auto kLatencyBuckets = LatencyHistogram::kBuckets;
 
   // One finished API request: `op` a registered name or "unknown"/"none"; `code` "OK" or the
   // error code.
@@ -41,18 +42,13 @@ class Metrics {
   struct Series {
     std::atomic<uint64_t> count{0};
   };
-  struct Histogram {
-    std::array<std::atomic<uint64_t>, kLatencyBuckets.size()> buckets{};
-    std::atomic<uint64_t> count{0};
-    std::atomic<uint64_t> sum_us{0};
-  };
 
   Series& series_for(std::string_view op, std::string_view code);
-  Histogram& histogram_for(std::string_view op);
+  LatencyHistogram& histogram_for(std::string_view op);
 
   mutable std::shared_mutex mu_;
-  std::unordered_map<std::string, std::unique_ptr<Series>> requests_;    // key: op + '\0' + code
-  std::unordered_map<std::string, std::unique_ptr<Histogram>> latency_;  // key: op
+  std::unordered_map<std::string, std::unique_ptr<Series>> requests_;  // key: op + '\0' + code
+  std::unordered_map<std::string, std::unique_ptr<LatencyHistogram>> latency_;  // key: op
   std::atomic<int64_t> in_flight_{0};
   std::function<std::string()> extra_;
 };

@@ -4,16 +4,15 @@
 #include <cstdio>
 #include <mutex>
 
-#include "metrics/metrics.hpp"
+#include "metrics/latency_histogram.hpp"
 
 namespace opbase::host {
 
 // Values are doubles kept as bits in atomics: counters and histogram sums add with a CAS loop.
 struct PluginMetrics::Series {
   Kind kind;
-  std::atomic<double> value{0};  // counter total, gauge value, histogram sum
-  std::array<std::atomic<uint64_t>, Metrics::kLatencyBuckets.size()> buckets{};
-  std::atomic<uint64_t> count{0};
+  std::atomic<double> value{0};  // counter total, gauge value
+  LatencyHistogram histogram;
 };
 
 namespace {
@@ -85,14 +84,7 @@ bool PluginMetrics::observe(std::string_view plugin, std::string_view name, doub
   if (!std::isfinite(seconds) || seconds < 0) return false;
   Series* s = series(plugin, name, Kind::kHistogram);
   if (s == nullptr) return false;
-  for (size_t i = 0; i < Metrics::kLatencyBuckets.size(); ++i) {
-    if (seconds <= Metrics::kLatencyBuckets[i]) {
-      s->buckets[i].fetch_add(1, std::memory_order_relaxed);
-      break;
-    }
-  }
-  s->count.fetch_add(1, std::memory_order_relaxed);
-  add_to(s->value, seconds);
+  s->histogram.observe(seconds);
   return true;
 }
 
@@ -109,17 +101,7 @@ std::string PluginMetrics::render() const {
         break;
       case Kind::kHistogram: {
         out += "# TYPE " + name + " histogram\n";
-        uint64_t cumulative = 0;
-        for (size_t i = 0; i < Metrics::kLatencyBuckets.size(); ++i) {
-          cumulative += s->buckets[i].load();
-          char bound[32];
-          std::snprintf(bound, sizeof bound, "%g", Metrics::kLatencyBuckets[i]);
-          out += name + "_bucket{le=\"" + bound + "\"} " + std::to_string(cumulative) + "\n";
-        }
-        const uint64_t count = s->count.load();
-        out += name + "_bucket{le=\"+Inf\"} " + std::to_string(count) + "\n";
-        out += name + "_sum " + number(s->value.load()) + "\n";
-        out += name + "_count " + std::to_string(count) + "\n";
+        s->histogram.render(out, name, "");
         break;
       }
     }

@@ -1,6 +1,7 @@
 // The host's own services (see host_services.hpp).
 #include "plugin_host/host_services.hpp"
 
+#include <chrono>
 #include <exception>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -41,7 +42,11 @@ Result<std::string> run_store_service(const HostContext& context, const opbase_p
                           },
                           context.now_ms()};
   }
-  return verb.run(*store, caller.name, input, sink ? &*sink : nullptr);
+  const auto started = std::chrono::steady_clock::now();
+  auto answer = verb.run(*store, caller.name, input, sink ? &*sink : nullptr);
+  context.stores->record_call(
+      verb.name, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  return answer;
 }
 
 Result<std::string> run_mail_service(const HostContext& context, std::string_view project_id,

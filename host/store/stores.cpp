@@ -4,6 +4,7 @@
 #include "opbase/collection_name.hpp"
 #include "store/mongo/mongo_driver.hpp"
 #include "store/sqlite/sqlite_driver.hpp"
+#include "store/store_service.hpp"
 
 namespace opbase::host {
 namespace {
@@ -96,17 +97,38 @@ std::vector<std::string> Stores::project_ids() const {
   return ids;
 }
 
-std::string Stores::size_metrics_text() const {
-  std::string lines;
+Stores::Stores(std::unique_ptr<StoreDriver> driver) : driver_(std::move(driver)) {
+  for (const StoreVerb& verb : store_verbs()) {
+    call_seconds_.emplace(verb.name, std::make_unique<LatencyHistogram>());
+  }
+}
+
+void Stores::record_call(std::string_view verb, double seconds) {
+  const auto it = call_seconds_.find(verb);
+  if (it != call_seconds_.end()) it->second->observe(seconds);
+}
+
+std::string Stores::metrics_text() const {
+  std::string out;
+  for (const auto& [verb, histogram] : call_seconds_) {
+    if (histogram->count() == 0) continue;
+    if (out.empty()) {
+      out += "# HELP opbase_store_call_seconds Time of the plugins' store calls, by service.\n";
+      out += "# TYPE opbase_store_call_seconds histogram\n";
+    }
+    histogram->render(out, "opbase_store_call_seconds", "call=\"" + verb + "\"");
+  }
+  std::string sizes;
   for (const auto& [id, store] : stores_) {
     if (const auto bytes = store->size_bytes()) {
-      lines += "opbase_store_size_bytes{project=\"" + id + "\"} " + std::to_string(*bytes) + "\n";
+      sizes += "opbase_store_size_bytes{project=\"" + id + "\"} " + std::to_string(*bytes) + "\n";
     }
   }
-  if (lines.empty()) return lines;
-  return "# HELP opbase_store_size_bytes Bytes a project's data takes in the store's files.\n"
+  if (sizes.empty()) return out;
+  return out +
+         "# HELP opbase_store_size_bytes Bytes a project's data takes in the store's files.\n"
          "# TYPE opbase_store_size_bytes gauge\n" +
-         lines;
+         sizes;
 }
 
 nlohmann::json Stores::readiness(bool* ready) const {

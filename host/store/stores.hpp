@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config/config.hpp"
+#include "metrics/latency_histogram.hpp"
 #include "store/index_advisor.hpp"
 #include "store/project_store.hpp"
 
@@ -21,7 +22,7 @@ class Stores {
   // The driver of `storage.driver` with its options; VALIDATION_ERROR naming a bad key.
   static Result<std::unique_ptr<Stores>> from(const Config& config);
   // Test seam: any driver.
-  explicit Stores(std::unique_ptr<StoreDriver> driver) : driver_(std::move(driver)) {}
+  explicit Stores(std::unique_ptr<StoreDriver> driver);
 
   // Opens the stores of these projects.
   Status open_all(const std::vector<std::string>& project_ids);
@@ -31,9 +32,14 @@ class Stores {
   std::vector<std::string> project_ids() const;
   std::string_view driver_name() const { return driver_->name(); }
 
-  // The opbase_store_size_bytes gauge of every project whose store knows its size (exposition
-  // text, empty when none does).
-  std::string size_metrics_text() const;
+  // One call of a plugin's store service (store.<verb>, store_verbs()) took `seconds`, the
+  // driver's and the server's time included.
+  void record_call(std::string_view verb, double seconds);
+
+  // The store's part of /metrics (exposition text): the opbase_store_call_seconds histogram of
+  // each store service called so far, and the opbase_store_size_bytes gauge of every project
+  // whose store knows its size.
+  std::string metrics_text() const;
 
   // {"driver": "sqlite", "projects": {"default": "ok" | "<error>"}}; ready when every one is ok.
   nlohmann::json readiness(bool* ready) const;
@@ -41,6 +47,8 @@ class Stores {
  private:
   std::unique_ptr<StoreDriver> driver_;
   std::map<std::string, std::shared_ptr<ProjectStore>, std::less<>> stores_;
+  // One per store service, made at construction: the set never changes, so no lock.
+  std::map<std::string, std::unique_ptr<LatencyHistogram>, std::less<>> call_seconds_;
 };
 
 // `datastore.indexes`: "items.category, orders.total" → the collection plugin's IndexSpecs.

@@ -125,6 +125,23 @@ TEST_F(Datastore, KeysAreUniqueAndRandom) {
   EXPECT_EQ(keys.size(), 50u);
 }
 
+// Every store call a plugin makes is timed on /metrics, by service: the store's own latency,
+// apart from the request's.
+TEST_F(Datastore, MetricsTimeTheStoreCallsByService) {
+  const std::string c = fresh("timed");
+  insert("alice", c, json::array({{{"n", 1}}}));
+  const std::string finds = "opbase_store_call_seconds_count{call=\"find\"}";
+  const double before = daemon_->metric(finds).value_or(0);
+  constexpr int kFinds = 4;
+  for (int i = 0; i < kFinds; ++i) find_names("alice", c, json::object());
+  EXPECT_GE(daemon_->metric(finds).value_or(0), before + kFinds);
+  EXPECT_GE(daemon_->metric("opbase_store_call_seconds_count{call=\"insert\"}").value_or(0), 1);
+  EXPECT_GT(daemon_->metric("opbase_store_call_seconds_sum{call=\"find\"}").value_or(0), 0);
+  EXPECT_EQ(daemon_->metric("opbase_store_call_seconds_bucket{call=\"find\",le=\"+Inf\"}"),
+            daemon_->metric(finds));
+  EXPECT_FALSE(daemon_->metric("opbase_store_call_seconds_count{call=\"no_such\"}").has_value());
+}
+
 TEST_F(Datastore, EveryOpUnderBothPrefixes) {
   for (const std::string prefix : {"collection.", "db."}) {
     SCOPED_TRACE(prefix);
