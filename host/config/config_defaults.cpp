@@ -65,6 +65,9 @@ const std::vector<ConfigDefault>& config_defaults() {
       {"storage.mongodb.uri", "mongodb://127.0.0.1:27017", "MongoDB connection string"},
       {"storage.mongodb.database_prefix", "opbase_",
        "database of project P is <prefix>P; several deployments may share one server"},
+      {"storage.settings_reload_s", "60",
+       "seconds before a daemon sees a settings change an administrator made through another "
+       "daemon sharing the store (1-3600)"},
       {"storage.sqlite.readers", "4", "reader connections per project file (1-256)"},
       {"storage.sqlite.synchronous", "full",
        "full: every commit is fsynced (survives power loss); normal: survives a crash of the "

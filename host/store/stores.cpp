@@ -53,6 +53,11 @@ Result<std::unique_ptr<Stores>> Stores::from(const Config& config) {
   // this start, not the later one that switches drivers.
   auto readers = config.get_int("storage.sqlite.readers", 1, 256);
   if (!readers) return readers.status();
+  // Read by the plugins' StoredSettings (the SDK); checked here, once, so a bad value stops
+  // the start instead of being ignored by each plugin.
+  if (auto reload = config.get_int("storage.settings_reload_s", 1, 3600); !reload) {
+    return reload.status();
+  }
   const std::string sync = config.get_or("storage.sqlite.synchronous", "full");
   if (sync != "full" && sync != "normal") {
     return Status::validation("storage.sqlite.synchronous must be full or normal, not '" + sync +

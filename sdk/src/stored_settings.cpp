@@ -17,14 +17,21 @@ constexpr std::string_view kCollection = "settings";
 
 bool is_record_field(const std::string& name) { return !name.empty() && name.front() == '_'; }
 
+// The host refuses to start with a bad value, so the fallback serves only hosts that do not
+// check it (the tests' own).
+int64_t configured_reload_ms(const Host& host) {
+  auto seconds = host.config_int_in(StoredSettings::kReloadKey, 60, 1, 3600);
+  return (seconds ? *seconds : 60) * 1000;
+}
+
 }  // namespace
 
 StoredSettings::StoredSettings(const DocumentStore& store, std::string key, json configured,
-                               int64_t reload_ms)
+                               std::optional<int64_t> reload_ms)
     : store_(store),
       key_(std::move(key)),
       configured_(std::move(configured)),
-      reload_ms_(reload_ms) {}
+      reload_ms_(reload_ms ? *reload_ms : configured_reload_ms(store.host())) {}
 
 Result<json> StoredSettings::stored(std::string_view project) const {
   auto found = find_by_key(store_, project, kCollection, key_);

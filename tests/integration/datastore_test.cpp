@@ -502,6 +502,7 @@ TEST(DatastoreSettings, BadStoreSettingsStopTheStart) {
       {{"datastore.indexes", "items"}},
       {{"datastore.indexes", "Items.category"}},
       {{"storage.sqlite.synchronous", "sometimes"}},
+      {{"storage.settings_reload_s", "0"}},
       {{"storage.driver", "postgres"}},
   };
   for (const auto& config : bad) {

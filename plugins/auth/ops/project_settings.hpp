@@ -1,7 +1,7 @@
 // The auth settings of each project (docs/api.md#auth-settings): the configuration's values
 // (auth.* in conf/), with those the project's administrators changed (auth.settings.update) kept
 // in its store over them (StoredSettings, `_key` "auth" of collection `settings`). Every daemon
-// of the project sees a change within a minute, the one that made it at once.
+// of the project sees a change within storage.settings_reload_s, the one that made it at once.
 // Thread-safety: every method may be called from any thread.
 #pragma once
 

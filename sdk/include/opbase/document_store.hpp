@@ -19,6 +19,8 @@ class DocumentStore {
  public:
   explicit DocumentStore(const Host& host) : host_(host) {}
 
+  const Host& host() const { return host_; }
+
   // All documents or none. store.insert carries documents as text: insert_texts sends them as
   // they are, insert prints each tree first.
   Status insert_texts(std::string_view project, const store::InsertTextRequest& request) const;

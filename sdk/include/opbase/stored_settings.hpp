@@ -2,8 +2,9 @@
 // runs (docs/plugin-guide.md#settings-administrators-change). The configuration gives every
 // setting its value; the project's store keeps only the settings an administrator changed, in
 // one document of the plugin's collection `settings`, and those win over the configuration until
-// they are set back to null. Every daemon of a shared store sees a change within `reload_ms`;
-// the daemon that made it sees it at once.
+// they are set back to null. Every daemon of a shared store sees a change within its reload
+// interval (the host's `storage.settings_reload_s`, 60 s unless set); the daemon that made it
+// sees it at once.
 // Thread-safety: every method may be called from any thread.
 #pragma once
 
@@ -13,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,12 +35,16 @@ class StoredSettings {
   // Checks a whole set of values before a change is stored (VALIDATION_ERROR naming the field).
   using Check = std::function<Status(const nlohmann::json& values)>;
 
+  // The configuration key of the reload interval, in seconds; the host checks it at start.
+  static constexpr std::string_view kReloadKey = "storage.settings_reload_s";
+
   // `key`: the document's `_key`, unique in the whole store (e.g. "settings_file");
   // `configured`: every setting's name and its value from the configuration (an object).
+  // `reload_ms`: how often the store is read again; unset, kReloadKey's value.
   StoredSettings(const DocumentStore& store, std::string key, nlohmann::json configured,
-                 int64_t reload_ms = 60'000);
+                 std::optional<int64_t> reload_ms = std::nullopt);
 
-  // The project's settings, read from the store at most once per `reload_ms`.
+  // The project's settings, read from the store at most once per reload interval.
   Result<std::shared_ptr<const Snapshot>> of(std::string_view project, int64_t now_ms) const;
 
   // Applies `changes` (an object: a setting's name and its new value, or null to follow the
