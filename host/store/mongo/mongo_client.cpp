@@ -170,8 +170,8 @@ mongoc_client_t* ClientPool::pop() { return mongoc_client_pool_pop(pool_); }
 
 void ClientPool::push(mongoc_client_t* client) { mongoc_client_pool_push(pool_, client); }
 
-bool ClientPool::keeps_decimal128() {
-  if (const int known = decimal128_.load(); known != 0) return known == 1;
+ClientPool::Server ClientPool::server() {
+  if (const Server known = server_.load(); known != Server::kUnknown) return known;
   BsonDoc command;
   BSON_APPEND_INT32(command.get(), "buildInfo", 1);
   bson_t reply;
@@ -180,14 +180,23 @@ bool ClientPool::keeps_decimal128() {
   const bool ok =
       mongoc_client_command_simple(client, "admin", command.get(), nullptr, &reply, &error);
   push(client);
-  bool kept = true;
+  Server found = Server::kUnknown;
   if (ok) {
     bson_iter_t iter;
-    kept = !bson_iter_init_find(&iter, &reply, "ferretdbVersion");
-    decimal128_.store(kept ? 1 : 2);
+    found = bson_iter_init_find(&iter, &reply, "ferretdbVersion") ? Server::kFerretDb
+                                                                  : Server::kMongoDb;
+    // Once per pool, however many threads asked at the same moment.
+    if (server_.exchange(found) == Server::kUnknown && found == Server::kFerretDb) {
+      log::warn("mongodb",
+                "the server is FerretDB, which does not apply concurrent updates of one "
+                "document atomically: racing requests can pass the rate limits and quotas, "
+                "spend a one-time code twice or end a session by refreshing it at once, and a "
+                "webhook message can be sent twice (docs/operations.md, MongoDB-compatible "
+                "servers)");
+    }
   }
   bson_destroy(&reply);
-  return kept;
+  return found;
 }
 
 std::string ClientPool::redact(std::string message) const {

@@ -31,10 +31,16 @@ class ClientPool {
   mongoc_client_t* pop();  // blocks while every client is out (the pool's maxPoolSize)
   void push(mongoc_client_t* client);
 
+  // Which server this is, asked once with buildInfo (kUnknown while it cannot be asked): FerretDB
+  // names a ferretdbVersion there. FerretDB differs where it matters (docs/operations.md,
+  // "MongoDB-compatible servers"): it keeps no Decimal128, and it does not apply concurrent
+  // updates of one document atomically, which the first ask logs as a warning.
+  enum class Server { kUnknown, kMongoDb, kFerretDb };
+  Server server();
   // Whether the server keeps Decimal128 values, where the driver puts an integer above int64
-  // (bson_query.hpp): MongoDB does; FerretDB (its buildInfo names a ferretdbVersion) does not,
-  // and drops the connection on one. Asked once; true while the server cannot be asked.
-  bool keeps_decimal128();
+  // (bson_query.hpp): MongoDB does; FerretDB does not, and drops the connection on one. True
+  // while the server cannot be asked.
+  bool keeps_decimal128() { return server() != Server::kFerretDb; }
 
   // `message` with the URI's password replaced by "***".
   std::string redact(std::string message) const;
@@ -46,7 +52,7 @@ class ClientPool {
   mongoc_uri_t* uri_;
   mongoc_client_pool_t* pool_;
   std::string password_;
-  std::atomic<int> decimal128_{0};  // 0: not asked yet, 1: kept, 2: not kept
+  std::atomic<Server> server_{Server::kUnknown};
 };
 
 // One collection of one database on a client leased from the pool for the length of a call.

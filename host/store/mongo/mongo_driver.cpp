@@ -623,7 +623,7 @@ Result<std::shared_ptr<ProjectStore>> MongoDriver::open(std::string_view project
                                                      options_.indexes);
     if (Status s = store->create_indexes(options_.indexes); !s) return s;
     // Asked here, while no client is leased: a write holding one never waits for a second.
-    (void)pool_->keeps_decimal128();
+    (void)pool_->server();
     return std::shared_ptr<ProjectStore>(std::move(store));
   });
 }
