@@ -30,8 +30,8 @@ packages=(
   clang-format libgtest-dev libgmock-dev clang libclang-rt-14-dev curl
   # benchmarks
   wrk libbenchmark-dev
-  # test peers
-  python3 python3-aiosmtpd python3-mockupdb
+  # test peers (PostgreSQL under FerretDB for the many-daemon tests)
+  python3 python3-aiosmtpd python3-mockupdb postgresql
   # the browser the CORS test drives (through npm playwright-core)
   chromium
 )

@@ -10,7 +10,7 @@
 
 namespace opbase::test {
 
-FerretDbServer::FerretDbServer() {
+FerretDbServer::FerretDbServer(Backend backend) {
   const std::string binary = OPBASE_TEST_FERRETDB;
   if (binary.empty() || access(binary.c_str(), X_OK) != 0) {
     problem_ =
@@ -19,9 +19,11 @@ FerretDbServer::FerretDbServer() {
     return;
   }
   server_ = std::make_unique<FolderServer>("opbase-ferretdb", [&](const std::string& folder) {
-    return std::vector<std::string>{
+    std::vector<std::string> command{
         kSystemPython, std::string(OPBASE_TEST_SOURCE_DIR) + "/tests/support/ferretdb_server.py",
         binary, folder};
+    if (backend == Backend::kPostgreSql) command.emplace_back("--postgresql");
+    return command;
   });
   if (!server_->problem().empty()) {
     problem_ = "FerretDB: " + server_->problem() + " (its log is on standard error)";

@@ -1,9 +1,11 @@
 // FerretDbServer: the one way tests start a MongoDB-compatible server, the real peer of the
 // MongoDB driver: FerretDB (github.com/FerretDB/FerretDB at tests/support/ferretdb.version, built
-// by packaging/deps.sh into the user's cache, where CMake finds it) over its SQLite backend, in
-// a child process through FolderServer (tests/support/ferretdb_server.py), on 127.0.0.1, a free
-// port and a fresh temporary folder of its own. It stops and its folder is removed when the object
-// goes. docs/operations.md lists what FerretDB does differently from MongoDB.
+// by packaging/deps.sh into the user's cache, where CMake finds it) over its SQLite backend, or
+// over a PostgreSQL cluster of its own (Debian's postgresql; the backend of the many-daemon
+// tests), in a child process through FolderServer (tests/support/ferretdb_server.py), on
+// 127.0.0.1, a free port and a fresh temporary folder of its own. It stops and its folder is
+// removed when the object goes. docs/operations.md lists what FerretDB does differently from
+// MongoDB.
 //
 // When the binary is missing or the server does not start, problem() says what and how to get
 // it, so a test fails with a clear message instead of a refused connection:
@@ -25,8 +27,11 @@ class FolderServer;
 
 class FerretDbServer {
  public:
-  // Starts the server, waiting at most 20 s for it to accept connections; check problem().
-  FerretDbServer();
+  enum class Backend { kSqlite, kPostgreSql };
+
+  // Starts the server, waiting at most 20 s for it to accept connections (the PostgreSQL
+  // cluster is made and started first); check problem().
+  explicit FerretDbServer(Backend backend = Backend::kSqlite);
   ~FerretDbServer();
   FerretDbServer(const FerretDbServer&) = delete;
   FerretDbServer& operator=(const FerretDbServer&) = delete;
