@@ -191,8 +191,8 @@ ClientPool::Server ClientPool::server() {
                 "the server is FerretDB, which does not apply concurrent updates of one "
                 "document atomically: racing requests can pass the rate limits and quotas, "
                 "spend a one-time code twice or end a session by refreshing it at once, and a "
-                "webhook message can be sent twice (docs/operations.md, MongoDB-compatible "
-                "servers)");
+                "webhook message or a mail can be sent twice (docs/operations.md, "
+                "MongoDB-compatible servers)");
     }
   }
   bson_destroy(&reply);
@@ -337,12 +337,19 @@ Result<int64_t> Collection::replace_one(const bson_t* filter, const bson_t* repl
 
 Status Collection::upsert_one(const bson_t* filter, const bson_t* update) {
   BsonDoc options = unvalidated(/*upsert=*/true);
-  bson_t reply;
   bson_error_t error;
-  const bool ok =
-      mongoc_collection_update_one(collection_, filter, update, options.get(), &reply, &error);
-  bson_destroy(&reply);
-  return ok ? Status::ok() : write_failure("update", error);
+  // Two upserts of one new _id racing both find nothing and both insert; the loser's insert is
+  // a duplicate key (FerretDB always; MongoDB in the cases it does not retry itself). The
+  // document is there now, so the second attempt updates it.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    bson_t reply;
+    const bool ok =
+        mongoc_collection_update_one(collection_, filter, update, options.get(), &reply, &error);
+    bson_destroy(&reply);
+    if (ok) return Status::ok();
+    if (error.code != MONGOC_ERROR_DUPLICATE_KEY) break;
+  }
+  return write_failure("update", error);
 }
 
 Result<int64_t> Collection::delete_many(const bson_t* filter) {

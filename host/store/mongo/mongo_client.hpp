@@ -81,6 +81,7 @@ class Collection {
   // The number of records matched.
   Result<int64_t> update_many(const bson_t* filter, const bson_t* update);
   Result<int64_t> replace_one(const bson_t* filter, const bson_t* replacement);
+  // Tried again once on a duplicate key: a racing upsert of the same new _id made the document.
   Status upsert_one(const bson_t* filter, const bson_t* update);
   Result<int64_t> delete_many(const bson_t* filter);  // the number deleted
 

@@ -850,4 +850,40 @@ TEST(MongoServer, RoundTrip) {
   drop_database(uri, prefix + "p");
 }
 
+// The first inserts into a new collection, racing, each mark the collection with an upsert of
+// one _id: the losers' duplicate key is tried again, never answered.
+TEST(MongoServer, RacingFirstInsertsIntoANewCollectionAllSucceed) {
+  const test::MongoTestServer& server = test::mongo_test_server();
+  ASSERT_EQ(server.problem, "") << "no MongoDB-compatible server to test against";
+  const char* uri = server.uri.c_str();
+  std::random_device random;
+  const std::string prefix = "opbase_test_" + std::to_string(random() % 1000000) + "_";
+  MongoDriver driver(MongoOptions{uri, prefix, {}, {}});
+  auto opened = driver.open("p");
+  ASSERT_TRUE(opened.is_ok()) << opened.status().to_string();
+  auto store = *opened;
+  constexpr int kCollections = 5;
+  constexpr int kWriters = 8;
+  std::vector<std::string> failures(kWriters);
+  std::vector<std::thread> writers;
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      for (int c = 0; c < kCollections; ++c) {
+        const Status s = store->insert(
+            "collection", {"race_" + std::to_string(c),
+                           {{{"_key", "k" + std::to_string(w) + "_" + std::to_string(c)},
+                             {"_userkey", "u1"},
+                             {"_created_at", "2024-01-01T00:00:00Z"}}}});
+        if (!s && failures[w].empty()) failures[w] = s.to_string();
+      }
+    });
+  }
+  for (auto& writer : writers) writer.join();
+  for (int w = 0; w < kWriters; ++w) EXPECT_EQ(failures[w], "") << "writer " << w;
+  auto names = store->collections("collection");
+  ASSERT_TRUE(names.is_ok()) << names.status().to_string();
+  EXPECT_EQ(names->size(), static_cast<size_t>(kCollections));
+  drop_database(uri, prefix + "p");
+}
+
 }  // namespace
