@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <openssl/sha.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -43,6 +44,19 @@ std::string random_hex(size_t chars) {
   return out;
 }
 
+// The first 16 hex digits of the SHA-256 of `text`: a name that stays the same for the same text.
+std::string digest_hex(std::string_view text) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  for (int i = 0; i < 8; ++i) {
+    hex.push_back(kDigits[digest[i] >> 4]);
+    hex.push_back(kDigits[digest[i] & 15]);
+  }
+  return hex;
+}
+
 std::string make_temp_dir() {
   const char* base = std::getenv("TMPDIR");
   std::string pattern = std::string(base && *base ? base : "/tmp") + "/opbase-it-XXXXXX";
@@ -77,16 +91,16 @@ std::string join(const std::vector<std::string>& items, std::string_view separat
 
 // OPBASE_TEST_STORE=mongodb runs every daemon on the MongoDB driver: against the server
 // OPBASE_TEST_MONGODB_URI names, or a FerretDB started once for the test binary
-// (ferretdb_server.hpp), each daemon in databases of its own. Unset, or "sqlite", the embedded
-// store. A test that sets storage.driver itself keeps its choice.
-std::vector<std::pair<std::string, std::string>> store_settings() {
-  const char* store = std::getenv("OPBASE_TEST_STORE");
-  if (store == nullptr || std::string_view(store) != "mongodb") return {};
+// (ferretdb_server.hpp), each storage.path in databases of its own, so a daemon started again on
+// the storage of one before (a restart) finds its data. Unset, or "sqlite", the embedded store.
+// A test that sets storage.driver itself keeps its choice.
+std::vector<std::pair<std::string, std::string>> store_settings(const std::string& storage_path) {
+  if (!daemons_on_mongodb()) return {};
   const MongoTestServer& server = mongo_test_server();
   if (!server.problem.empty()) throw std::runtime_error(server.problem);
   return {{"storage.driver", "mongodb"},
           {"storage.mongodb.uri", server.uri},
-          {"storage.mongodb.database_prefix", "t" + random_hex(8) + "_"}};
+          {"storage.mongodb.database_prefix", "t" + digest_hex(storage_path) + "_"}};
 }
 
 // The daemon's settings, later entries winning (they become --set in this order).
@@ -101,7 +115,10 @@ std::vector<std::pair<std::string, std::string>> settings_for(const DaemonOption
       {"log.level", "debug"},
   };
   if (!options.config.contains("storage.driver")) {
-    for (auto& setting : store_settings()) s.push_back(std::move(setting));
+    const auto storage = options.config.find("storage.path");
+    for (auto& setting : store_settings(storage != options.config.end() ? storage->second : dir)) {
+      s.push_back(std::move(setting));
+    }
   }
   if (options.daemon.empty()) {
     s.emplace_back("plugins.dir",
@@ -188,6 +205,13 @@ int max_fd_to_close() {
 }
 
 }  // namespace
+
+bool daemons_on_mongodb() {
+  const char* store = std::getenv("OPBASE_TEST_STORE");
+  return store != nullptr && std::string_view(store) == "mongodb";
+}
+
+bool daemons_on_ferretdb() { return daemons_on_mongodb() && mongo_test_server().is_ferretdb; }
 
 std::string test_plugin_path(std::string_view stem) {
   return std::string(OPBASE_TEST_PLUGIN_DIR) + "/" + std::string(stem) + ".so";

@@ -85,13 +85,13 @@ std::string solved(const json& challenge) {
   const std::string salt = challenge["salt"];
   for (int64_t n = 0; n <= challenge["maxnumber"].get<int64_t>(); ++n) {
     if (sha256_hex(salt + std::to_string(n)) != challenge["challenge"]) continue;
-    return base64_text(json{{"algorithm", "SHA-256"},
-                            {"challenge", challenge["challenge"]},
-                            {"number", n},
-                            {"salt", salt},
-                            {"signature", challenge["signature"]},
-                            {"took", 100}}
-                           .dump());
+    return base64_text(json{
+        {"algorithm", "SHA-256"},
+        {"challenge", challenge["challenge"]},
+        {"number", n},
+        {"salt", salt},
+        {"signature", challenge["signature"]},
+        {"took", 100}}.dump());
   }
   ADD_FAILURE() << "no number solves " << challenge.dump();
   return "";
@@ -265,17 +265,15 @@ DaemonProcess* ManyDaemons::daemons_[kDaemons] = {};
 TEST_F(ManyDaemons, AnAccountAndItsTokensWorkThroughEveryDaemon) {
   const json tokens = new_user(0, fresh_email("everywhere"));
   for (int n = 0; n < kDaemons; ++n) {
-    const Answer inserted = call(n,
-                                 {{"op", "collection.insert"},
-                                  {"collection", "notes"},
-                                  {"data", {{"from", n}}}},
-                                 bearer(tokens["id_token"]));
+    const Answer inserted =
+        call(n, {{"op", "collection.insert"}, {"collection", "notes"}, {"data", {{"from", n}}}},
+             bearer(tokens["id_token"]));
     EXPECT_EQ(inserted.code(), "OK") << n << " " << inserted.body.dump();
   }
   for (int n = 0; n < kDaemons; ++n) {
-    const Answer found = call(
-        n, {{"op", "collection.find"}, {"collection", "notes"}, {"match", json::object()}},
-        bearer(tokens["id_token"]));
+    const Answer found =
+        call(n, {{"op", "collection.find"}, {"collection", "notes"}, {"match", json::object()}},
+             bearer(tokens["id_token"]));
     ASSERT_EQ(found.code(), "OK") << found.body.dump();
     EXPECT_EQ(found.data().size(), static_cast<size_t>(kDaemons)) << n;
   }
@@ -373,8 +371,7 @@ TEST_F(ManyDaemons, ARefreshTokenIsRotatedOnceUnderRacingRefreshes) {
   const json next = answers[0].data();
   EXPECT_NE(next["refresh_token"], tokens["refresh_token"]);
   for (int n = 0; n < kDaemons; ++n) {
-    EXPECT_EQ(call(n,
-                   {{"op", "collection.insert"}, {"collection", "notes"}, {"data", {{"n", n}}}},
+    EXPECT_EQ(call(n, {{"op", "collection.insert"}, {"collection", "notes"}, {"data", {{"n", n}}}},
                    bearer(next["id_token"]))
                   .code(),
               "OK");
@@ -395,11 +392,9 @@ TEST_F(ManyDaemons, EachWebhookMessageIsDeliveredOnce) {
   constexpr int kDocuments = 30;
   std::set<std::string> inserted;
   for (int i = 0; i < kDocuments; ++i) {
-    const Answer a = call(i,
-                          {{"op", "collection.insert"},
-                           {"collection", collection},
-                           {"data", {{"i", i}}}},
-                          bearer(tokens["id_token"]));
+    const Answer a =
+        call(i, {{"op", "collection.insert"}, {"collection", collection}, {"data", {{"i", i}}}},
+             bearer(tokens["id_token"]));
     ASSERT_EQ(a.code(), "OK") << a.body.dump();
     inserted.insert(a.data()[0]["_key"].get<std::string>());
   }
@@ -436,16 +431,14 @@ TEST_F(ManyDaemons, AnAutomaticIndexIsMadeOnce) {
   const std::string collection = "auto_indexed";
   json batch = json::array();
   for (int i = 0; i < 40; ++i) batch.push_back({{"colour", i % 4}, {"i", i}});
-  ASSERT_EQ(call(0,
-                 {{"op", "collection.insert"}, {"collection", collection}, {"data", batch}},
+  ASSERT_EQ(call(0, {{"op", "collection.insert"}, {"collection", collection}, {"data", batch}},
                  bearer(tokens["id_token"]))
                 .code(),
             "OK");
   const auto answers = at_once(2 * kDaemons, [&](int i) {
-    return call(i, {{"op", "collection.find"},
-                    {"collection", collection},
-                    {"match", {{"colour", i % 4}}}},
-                bearer(tokens["id_token"]));
+    return call(
+        i, {{"op", "collection.find"}, {"collection", collection}, {"match", {{"colour", i % 4}}}},
+        bearer(tokens["id_token"]));
   });
   for (const Answer& a : answers) EXPECT_EQ(a.code(), "OK") << a.body.dump();
   const auto autos = [&](int n) {
@@ -472,10 +465,8 @@ TEST_F(ManyDaemons, ASettingsChangeIsSeenByEveryDaemonWithinItsBound) {
     return shown.data()["email_settings"].value("password_policy_name", "");
   };
   for (int n = 0; n < kDaemons; ++n) policy(n);  // each has read the settings now
-  const Answer changed = call(0,
-                              {{"op", "auth.settings.update"},
-                               {"data", {{"password_policy", "HIGH"}}}},
-                              admin.bearer());
+  const Answer changed = call(
+      0, {{"op", "auth.settings.update"}, {"data", {{"password_policy", "HIGH"}}}}, admin.bearer());
   ASSERT_EQ(changed.code(), "OK") << changed.body.dump();
   EXPECT_EQ(policy(0), "HIGH") << "at once on the daemon that made it";
   for (int n = 1; n < kDaemons; ++n) {
@@ -494,27 +485,26 @@ TEST_F(ManyDaemons, ASettingsChangeIsSeenByEveryDaemonWithinItsBound) {
 TEST_F(ManyDaemons, AVectorRecordIsFoundThroughEveryDaemonWithinTheFeedsBound) {
   const json tokens = new_user(2, fresh_email("vectors"));
   const std::string text = "Lighthouses guide ships along the rocky northern coast.";
-  const Answer inserted = call(2,
-                               {{"op", "vdb.insert"},
-                                {"collection", "shared_notes"},
-                                {"data", {{"content", text}}}},
-                               bearer(tokens["id_token"]));
+  const Answer inserted =
+      call(2, {{"op", "vdb.insert"}, {"collection", "shared_notes"}, {"data", {{"content", text}}}},
+           bearer(tokens["id_token"]));
   ASSERT_EQ(inserted.code(), "OK") << inserted.body.dump();
   const std::string key = inserted.data()[0]["_key"];
   const auto finds = [&](int n) {
-    const Answer found = call(n,
-                              {{"op", "vdb.search"}, {"collection", "shared_notes"}, {"query", text}},
-                              bearer(tokens["id_token"]));
+    const Answer found =
+        call(n, {{"op", "vdb.search"}, {"collection", "shared_notes"}, {"query", text}},
+             bearer(tokens["id_token"]));
     return found.code() == "OK" && !found.data().empty() && found.data()[0]["_key"] == key;
   };
   EXPECT_TRUE(finds(2)) << "at once through the daemon that inserted it";
   for (int n = 0; n < 2; ++n) {
     EXPECT_TRUE(within(6s, [&] { return finds(n); }).has_value()) << "daemon " << n;
   }
-  ASSERT_EQ(call(0, {{"op", "vdb.delete"}, {"collection", "shared_notes"}, {"match", {{"_key", key}}}},
-                 bearer(tokens["id_token"]))
-                .code(),
-            "OK");
+  ASSERT_EQ(
+      call(0, {{"op", "vdb.delete"}, {"collection", "shared_notes"}, {"match", {{"_key", key}}}},
+           bearer(tokens["id_token"]))
+          .code(),
+      "OK");
   for (int n = 0; n < kDaemons; ++n) {
     EXPECT_TRUE(within(6s, [&] { return !finds(n); }).has_value()) << "daemon " << n;
   }
@@ -530,6 +520,7 @@ TEST_F(ManyDaemons, ADaemonKilledUnderWriteLoadLosesNoAcknowledgedWrite) {
   std::set<int> acknowledged;
   std::atomic<bool> stop{false};
   std::atomic<int> failures_on_survivors{0};
+  std::string first_failure;
   std::atomic<int> next{0};
   std::vector<std::thread> writers;
   for (int w = 0; w < kDaemons; ++w) {
@@ -543,7 +534,10 @@ TEST_F(ManyDaemons, ADaemonKilledUnderWriteLoadLosesNoAcknowledgedWrite) {
           const std::lock_guard lock(mutex);
           acknowledged.insert(i);
         } else if (w != kDaemons - 1) {
-          failures_on_survivors.fetch_add(1);
+          if (failures_on_survivors.fetch_add(1) == 0) {
+            const std::lock_guard lock(mutex);
+            first_failure = r.describe();
+          }
         } else {
           std::this_thread::sleep_for(10ms);  // the killed daemon refuses connections
         }
@@ -556,7 +550,7 @@ TEST_F(ManyDaemons, ADaemonKilledUnderWriteLoadLosesNoAcknowledgedWrite) {
   std::this_thread::sleep_for(1500ms);
   stop = true;
   for (auto& writer : writers) writer.join();
-  EXPECT_EQ(failures_on_survivors.load(), 0);
+  EXPECT_EQ(failures_on_survivors.load(), 0) << first_failure;
 
   delete daemons_[kDaemons - 1];
   daemons_[kDaemons - 1] = DaemonProcess::start(options()).release();

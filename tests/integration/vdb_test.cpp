@@ -484,6 +484,11 @@ void insert_until_killed(const DaemonProcess& daemon, const Headers& who, int wr
 }
 
 TEST(VdbDurability, RestartAndKill9KeepEveryAcknowledgedRecord) {
+  if (daemons_on_ferretdb()) {
+    // Its search per acknowledged record reads the whole collection on FerretDB
+    // (docs/operations.md): minutes for what takes seconds elsewhere.
+    GTEST_SKIP() << "too slow on FerretDB, which reads the whole collection for every query";
+  }
   TempDir storage;
   ASSERT_FALSE(storage.path().empty());
   DaemonOptions options;
