@@ -10,13 +10,14 @@
 #   make bench-vdb  vector insert, search by vector and text, recall@10, RSS and restart (300,000 x 1536)
 #   make bench-files  a 1 GiB upload and download against a loopback copy, RSS growth, presign and get
 #   make bench-admin  the administrators' list ops over 100,000 accounts and documents
+#   make bench-mongodb  the datastore scenarios on the MongoDB driver against FerretDB, beside sqlite
 #   make package  the Debian packages (CPack) in build/: opbase and opbase-dev (the plugin SDK)
 BUILD_DIR ?= build
 CHECK_DIR ?= build-check
 JOBS ?= $(shell nproc)
 CTEST_JOBS ?= 2
 
-.PHONY: format format-check deps deps-run configure configure-run configure-check build run test test-main test-asan test-fuzz fuzz package bench bench-webhooks bench-siege bench-ai-waiting bench-vdb bench-files bench-admin clean
+.PHONY: format format-check deps deps-run configure configure-run configure-check build run test test-main test-asan test-fuzz fuzz package bench bench-webhooks bench-siege bench-ai-waiting bench-vdb bench-files bench-admin bench-mongodb clean
 
 deps:
 	@packaging/deps.sh
@@ -106,6 +107,9 @@ bench-files: deps
 
 bench-auth: deps
 	bench/auth_attacks.sh
+
+bench-mongodb: deps
+	bench/mongodb.sh
 
 # The administrators' list ops over 100,000 accounts and documents. Apart from `make bench`: the
 # seeding needs cheap password hashing, which would flatter the signin scenario.
