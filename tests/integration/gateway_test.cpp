@@ -7,12 +7,15 @@
 // Thread-safety: each test runs on the one gtest thread.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 #include <thread>
 
 #include "daemon_process.hpp"
+#include "ferretdb_server.hpp"
 
 namespace opbase::test {
 namespace {
@@ -550,6 +553,33 @@ TEST(GatewayReadiness, ReadyzIs503WhenNoPluginServesOps) {
   ASSERT_EQ(r.status, 503) << r.describe();
   EXPECT_EQ(r.json()["status"], "not_ready");
   EXPECT_EQ(r.json()["checks"]["ops"], 0) << r.body;
+  EXPECT_EQ(daemon->request("GET", "/healthz").status, 200) << "alive, only not ready";
+}
+
+// A daemon on the MongoDB driver whose server stops: /readyz turns 503 naming the store's error,
+// so a load balancer stops sending it requests (docs/operations.md#running-several-daemons).
+TEST(GatewayReadiness, ReadyzIs503WhileTheMongoDbServerIsDown) {
+  auto server = std::make_unique<FerretDbServer>();
+  ASSERT_EQ(server->problem(), "");
+  DaemonOptions options;
+  // The URI's serverSelectionTimeoutMS bounds how long a call waits for a server it cannot
+  // reach (libmongoc's default: 30 s), the readiness check's included.
+  options.config = {{"storage.driver", "mongodb"},
+                    {"storage.mongodb.uri", server->uri() + "?serverSelectionTimeoutMS=2000"}};
+  auto daemon = DaemonProcess::start(options);
+  HttpResponse r = daemon->request("GET", "/readyz");
+  ASSERT_EQ(r.status, 200) << r.describe();
+  EXPECT_EQ(r.json()["checks"]["store"]["driver"], "mongodb") << r.body;
+  EXPECT_EQ(r.json()["checks"]["store"]["projects"]["test"], "ok") << r.body;
+
+  server.reset();
+  const auto asked = std::chrono::steady_clock::now();
+  r = daemon->request("GET", "/readyz");
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::seconds(10))
+      << "the readiness check waits no longer than the server selection";
+  EXPECT_EQ(r.status, 503) << r.describe();
+  EXPECT_EQ(r.json()["status"], "not_ready") << r.body;
+  EXPECT_NE(r.json()["checks"]["store"]["projects"]["test"], "ok") << r.body;
   EXPECT_EQ(daemon->request("GET", "/healthz").status, 200) << "alive, only not ready";
 }
 
