@@ -7,7 +7,6 @@
 // a wrong number, expired, replayed; and the per-address limit answers RATE_LIMIT_EXCEEDED. The
 // project's signing key outlives a restart.
 #include <gtest/gtest.h>
-#include <openssl/sha.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +19,7 @@
 #include "daemon_process.hpp"
 #include "file_text.hpp"
 #include "http_client.hpp"
+#include "sha256_hex.hpp"
 
 namespace opbase::test {
 namespace {
@@ -28,18 +28,6 @@ using nlohmann::json;
 using namespace std::chrono_literals;
 
 constexpr int64_t kMaxNumber = 20'000;
-
-std::string sha256_hex(const std::string& text) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
-  static const char* digits = "0123456789abcdef";
-  std::string hex;
-  for (unsigned char byte : digest) {
-    hex.push_back(digits[byte >> 4]);
-    hex.push_back(digits[byte & 15]);
-  }
-  return hex;
-}
 
 // The number whose hash with the salt is the challenge, tried in turn as a client does.
 int64_t solve(const json& challenge) {

@@ -14,7 +14,6 @@
 // daemons, while the racing form, which needs a server keeping MongoDB's per-document atomicity,
 // runs against such a server only.
 #include <gtest/gtest.h>
-#include <openssl/sha.h>
 
 #include <algorithm>
 #include <atomic>
@@ -34,6 +33,7 @@
 #include "base64_text.hpp"
 #include "daemon_process.hpp"
 #include "ferretdb_server.hpp"
+#include "sha256_hex.hpp"
 #include "smtp_sink.hpp"
 #include "webhook_receiver.hpp"
 
@@ -66,18 +66,6 @@ struct Answer {
 std::string fresh_email(const std::string& stem) {
   static std::atomic<int> counter{0};
   return stem + std::to_string(++counter) + "@example.com";
-}
-
-std::string sha256_hex(const std::string& text) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
-  static const char* digits = "0123456789abcdef";
-  std::string hex;
-  for (unsigned char byte : digest) {
-    hex.push_back(digits[byte >> 4]);
-    hex.push_back(digits[byte & 15]);
-  }
-  return hex;
 }
 
 // The widget's form value for a challenge, solved as a client does.
