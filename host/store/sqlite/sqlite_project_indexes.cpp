@@ -111,8 +111,7 @@ Status SqliteProjectStore::write_index_rows(Connection& db, std::string_view ns,
 
 Result<int64_t> SqliteProjectStore::fill_index(Connection& db, const FieldIndex& index,
                                                int64_t after, int64_t upto) {
-  auto stmt = db.prepare(
-      "SELECT id, state, doc FROM documents WHERE id > ? AND id <= ? AND ns = ? AND coll = ?");
+  auto stmt = db.prepare(std::string(kBuildStepRows));
   if (!stmt) return stmt.status();
   (*stmt)->bind_all({after, upto, index.ns, index.collection});
   std::vector<std::tuple<int64_t, int64_t, std::string>> rows;

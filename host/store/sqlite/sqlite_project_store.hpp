@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -90,6 +91,13 @@ class SqliteProjectStore : public ProjectStore {
                    IndexOrigin origin);
   // Waits until no index is building (for tests and for the shutdown of tools); bounded.
   void wait_for_builds(std::chrono::milliseconds at_most);
+
+  // The documents of one build step, read by their id range. NOT INDEXED: without it sqlite
+  // picks the scope index for ns and coll, and every step would walk the whole collection to
+  // find its few ids: a build over n documents would read all n at each of its n / 2,000 steps.
+  static constexpr std::string_view kBuildStepRows =
+      "SELECT id, state, doc FROM documents NOT INDEXED "
+      "WHERE id > ? AND id <= ? AND ns = ? AND coll = ?";
 
  private:
   explicit SqliteProjectStore(StoreOptions options);

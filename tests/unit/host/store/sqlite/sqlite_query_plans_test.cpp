@@ -361,6 +361,30 @@ TEST_F(QueryPlansTest, IndexRowsNamedByTextsAreRebuiltNamedByIds) {
   EXPECT_EQ(count_plan_of(R"({"g": 7})"), "index_count");
 }
 
+// The plan sqlite gives a statement on a store's file: the details of EXPLAIN QUERY PLAN.
+std::string query_plan(const std::string& path, std::string_view sql) {
+  sqlite3* db = nullptr;
+  sqlite3_stmt* stmt = nullptr;
+  std::string plan;
+  if (sqlite3_open(path.c_str(), &db) == SQLITE_OK &&
+      sqlite3_prepare_v2(db, ("EXPLAIN QUERY PLAN " + std::string(sql)).c_str(), -1, &stmt,
+                         nullptr) == SQLITE_OK) {
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+      plan += reinterpret_cast<const char*>(sqlite3_column_text(stmt, 3));
+    }
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return plan;
+}
+
+TEST_F(QueryPlansTest, ABuildStepReadsOnlyItsIdRange) {
+  // By the scope index instead, each step would walk the whole collection for its ids.
+  const std::string plan =
+      query_plan(dir_.path() + "/indexed.db", SqliteProjectStore::kBuildStepRows);
+  EXPECT_NE(plan.find("INTEGER PRIMARY KEY (rowid>? AND rowid<?)"), std::string::npos) << plan;
+}
+
 TEST_F(QueryPlansTest, ACountWithoutConditionsIsKept) {
   EXPECT_EQ(count_plan_of("{}"), "kept_count");
   EXPECT_EQ(plan_of(request("{}", 10)), "scan");
