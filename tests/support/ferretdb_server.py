@@ -14,6 +14,7 @@ Debian's package, and its programs run as that user.
 import glob
 import os
 import pwd
+import signal
 import socket
 import subprocess
 import sys
@@ -112,8 +113,13 @@ def stop(server):
 def main():
     binary, folder = sys.argv[1], sys.argv[2]
     on_postgresql = "--postgresql" in sys.argv[3:]
+    # A TERM or an interrupt stops the servers as a closed input does (the finally below), so
+    # no PostgreSQL is left behind.
+    for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(number, lambda *_: sys.exit(1))
     with open(os.path.join(folder, "ferretdb.log"), "ab") as log:
         cluster = PostgreSql(folder, log) if on_postgresql else None
+        server = None
         try:
             if cluster is not None:
                 cluster.start()
@@ -123,8 +129,9 @@ def main():
             server, port = start_ferretdb(binary, folder, backend, log)
             print("PORT %d" % port, flush=True)
             sys.stdin.read()  # until the test closes it
-            stop(server)
         finally:
+            if server is not None:
+                stop(server)
             if cluster is not None and cluster.port:
                 cluster.stop()
 
