@@ -95,4 +95,10 @@ Result<FindAnswer> decode_find_documents(std::string_view text) {
   return out;
 }
 
+std::optional<int64_t> total_of_short_page(int64_t offset, int64_t limit, int64_t page_size) {
+  if (limit == 0 || (limit > 0 && page_size >= limit)) return std::nullopt;
+  if (page_size == 0 && offset > 0) return std::nullopt;
+  return offset + page_size;
+}
+
 }  // namespace opbase::store

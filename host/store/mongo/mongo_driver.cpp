@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "opbase/field_error.hpp"
+#include "opbase/internal/find_answer.hpp"
 #include "store/mongo/bson_query.hpp"
 #include "store/mongo/mongo_auto_indexes.hpp"
 #include "store/mongo/mongo_client.hpp"
@@ -158,7 +159,12 @@ class MongoProjectStore : public ProjectStore {
         if (!found) return found.status();
         answer.documents = std::move(*found);
       }
-      if (request.with_total) {
+      // A page that ends short ends where the matches do: its total costs no count.
+      const auto page_size = static_cast<int64_t>(answer.documents.size());
+      const auto short_total = store::total_of_short_page(request.offset, request.limit, page_size);
+      if (request.with_total && short_total) {
+        answer.total = *short_total;
+      } else if (request.with_total) {
         auto total = documents.count(selected->filter.get());
         if (!total) return total.status();
         answer.total = *total;

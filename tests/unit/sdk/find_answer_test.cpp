@@ -43,6 +43,19 @@ TEST(FindAnswer, AnyOtherLayoutReadsTheSlowWay) {
   EXPECT_EQ(no_total->count, 0);
 }
 
+TEST(FindAnswer, AShortPageGivesItsTotal) {
+  EXPECT_EQ(total_of_short_page(0, 10, 3), 3);
+  EXPECT_EQ(total_of_short_page(20, 10, 3), 23);
+  EXPECT_EQ(total_of_short_page(0, -1, 7), 7);
+  EXPECT_EQ(total_of_short_page(5, -1, 2), 7);
+  EXPECT_EQ(total_of_short_page(0, 10, 0), 0);
+  // Full, unread or empty past the offset: only a count tells.
+  EXPECT_EQ(total_of_short_page(0, 10, 10), std::nullopt);
+  EXPECT_EQ(total_of_short_page(0, 0, 0), std::nullopt);
+  EXPECT_EQ(total_of_short_page(20, 10, 0), std::nullopt);
+  EXPECT_EQ(total_of_short_page(20, -1, 0), std::nullopt);
+}
+
 TEST(FindAnswer, MalformedAnswersAreErrors) {
   for (const char* text : {"", "[]", "not json", R"({"documents":3})", R"({"total":1})",
                            R"({"documents":[],"total":"5"})", R"({"total":1,"count":x})",

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,5 +24,11 @@ std::string encode_find_answer(const std::vector<std::string>& document_texts, i
 Result<FindTextAnswer> decode_find_answer(std::string_view text);
 // The same with the documents parsed into trees.
 Result<FindAnswer> decode_find_documents(std::string_view text);
+
+// The total of a find whose page ended before its limit (-1: none): the matches ran out there,
+// so the total is the offset plus the page, and a store need not count them again. nullopt
+// when it must: the page is full, or not read (limit 0), or empty past an offset (the matches
+// may end before it).
+std::optional<int64_t> total_of_short_page(int64_t offset, int64_t limit, int64_t page_size);
 
 }  // namespace opbase::store

@@ -665,6 +665,13 @@ TEST_P(StoreConformance, OffsetLimitAndTotal) {
   EXPECT_EQ(with_total.total, 5);
   EXPECT_EQ(page(10, 2, true).total, 5);
   EXPECT_EQ(page(0, 0, true).total, 5);
+  // Pages that end short, full pages and an empty page right at the end.
+  EXPECT_EQ(page(4, 2, true).total, 5);
+  EXPECT_EQ(page(3, -1, true).total, 5);
+  EXPECT_EQ(page(0, 5, true).total, 5);
+  EXPECT_EQ(page(5, 2, true).total, 5);
+  EXPECT_EQ(page(2, 1, true, R"({"n:$gte": 3})").total, 3);
+  EXPECT_EQ(page(0, 4, true, R"({"n:$gte": 3})").total, 3);
   auto matched = page(1, 1, true, R"({"n:$gte": 3})");
   EXPECT_EQ(keys_of(matched.documents), Keys{"g4"});
   EXPECT_EQ(matched.total, 3);
