@@ -189,10 +189,10 @@ ClientPool::Server ClientPool::server() {
     if (server_.exchange(found) == Server::kUnknown && found == Server::kFerretDb) {
       log::warn("mongodb",
                 "the server is FerretDB, which does not apply concurrent updates of one "
-                "document atomically: racing requests can pass the rate limits and quotas, "
-                "spend a one-time code twice or end a session by refreshing it at once, and a "
-                "webhook message or a mail can be sent twice (docs/operations.md, "
-                "MongoDB-compatible servers)");
+                "document atomically and reads every query by a full scan: racing requests "
+                "through several daemons can pass the rate limits and quotas, spend a one-time "
+                "code twice or end a session by refreshing it at once, and a webhook message or "
+                "a mail can be sent twice (docs/operations.md, MongoDB-compatible servers)");
     }
   }
   bson_destroy(&reply);

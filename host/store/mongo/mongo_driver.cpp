@@ -13,12 +13,17 @@
 // and only while the record still holds the document as it was read: a document another writer
 // changed in between is read again and the change applied anew (write_back), so conditional
 // updates (a lease: match {lease: 0}, set {lease: t}) have one winner across daemons.
+// Within one daemon the writers of a document take turns (writers_of), so the retries are for
+// writers in other daemons.
 #include "store/mongo/mongo_driver.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <exception>
+#include <functional>
 #include <map>
+#include <mutex>
 #include <utility>
 
 #include "opbase/field_error.hpp"
@@ -537,6 +542,7 @@ class MongoProjectStore : public ProjectStore {
   Result<bool> write_back(Collection& documents, std::string_view ns,
                           const store::UpdateRequest& request, const std::string& key, json read,
                           json& doc) {
+    const std::lock_guard turn(writers_of(key));
     for (int attempt = 0; attempt < kWriteBackAttempts; ++attempt) {
       if (Status s = storable(doc); !s) return s;
       auto record = mongo::make_record(ns, request.collection, doc);
@@ -577,6 +583,14 @@ class MongoProjectStore : public ProjectStore {
 
   static constexpr int kWriteBackAttempts = 8;
 
+  // The writers of one document in this daemon take turns (a lock per stripe of keys): racing
+  // one another they would only make each other read it again, and sixteen requests on one
+  // counter ran out of attempts. Writers in other daemons still race, as above. A write holds
+  // one stripe at a time, so two writes never wait for each other in a circle.
+  std::mutex& writers_of(const std::string& key) {
+    return key_stripes_[std::hash<std::string>{}(key) % key_stripes_.size()];
+  }
+
   // The keys `filter` selects, then `update` on exactly those (still selected) records.
   Result<store::KeysAnswer> move_keys(const bson_t* filter, const bson_t* update) {
     Collection documents = docs();
@@ -594,6 +608,7 @@ class MongoProjectStore : public ProjectStore {
 
   std::shared_ptr<mongo::ClientPool> pool_;
   std::string database_;
+  std::array<std::mutex, 64> key_stripes_;
   mongo::AutoIndexer auto_indexes_;  // last: its thread stops before the rest goes
 };
 

@@ -22,6 +22,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "ferretdb_server.hpp"
@@ -445,6 +446,31 @@ TEST_P(StoreConformance, OnlyTheRequestedStateIsSeen) {
   EXPECT_EQ(set_state("st", "{}", State::kArchived, State::kDeleted, "x", 20), Keys{"s3"});
   EXPECT_EQ(set_state("st", R"({"_key": "s1"})", State::kDeleted, State::kArchived, "x", 20),
             Keys{});
+}
+
+TEST_P(StoreConformance, RacingUpdatesOfOneDocumentAllCount) {
+  // Sixteen writers of one counter through one store, as the requests of one daemon: every
+  // update succeeds, and none is lost.
+  insert("hot", R"([{"_key": "h1", "n": 0}])");
+  constexpr int kWriters = 16;
+  constexpr int kEach = 5;
+  std::vector<std::string> failures(kWriters);
+  std::vector<std::thread> writers;
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      for (int i = 0; i < kEach; ++i) {
+        auto updated = store_->update(
+            kNs,
+            {"hot", Scope::everyone(), {{M(R"({"_key": "h1"})"), change("{}", R"({"n": 1})")}}});
+        if (!updated && failures[w].empty()) failures[w] = updated.status().to_string();
+      }
+    });
+  }
+  for (auto& writer : writers) writer.join();
+  for (int w = 0; w < kWriters; ++w) EXPECT_EQ(failures[w], "") << "writer " << w;
+  const auto found = find(store::FindRequest{"hot", Scope::everyone(), State::kActive, {}, {}});
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].value("n", -1), kWriters * kEach);
 }
 
 // ---- match operators ----
