@@ -10,7 +10,8 @@
 #   make bench-vdb  vector insert, search by vector and text, recall@10, RSS and restart (300,000 x 1536)
 #   make bench-files  a 1 GiB upload and download against a loopback copy, RSS growth, presign and get
 #   make bench-admin  the administrators' list ops over 100,000 accounts and documents
-#   make bench-mongodb  the datastore scenarios on the MongoDB driver against FerretDB, beside sqlite
+#   make bench-mongodb  the datastore scenarios on sqlite, on the MongoDB driver against FerretDB,
+#                       and through three daemons on it behind nginx
 #   make package  the Debian packages (CPack) in build/: opbase and opbase-dev (the plugin SDK)
 BUILD_DIR ?= build
 CHECK_DIR ?= build-check

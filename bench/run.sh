@@ -19,6 +19,12 @@
 #   BENCH_TARGET_RATIO=0.8    rows under this ratio (at more than 1 connection) are marked '<'
 #   BENCH_WRK_THREADS=N       most wrk threads; default min(2, cores). wrk -t is also capped by -c
 #   BENCH_SET="k=v k=v"       extra daemon settings, e.g. "server.threads=16 server.keep_alive=false"
+#   BENCH_SERVER_COMMANDS=""  command names of the store's server processes ("ferretdb
+#                             postgres"): a column of their CPU per request beside the daemon's
+#   BENCH_DAEMONS=1           daemons on one store; more than 1 needs BENCH_SET to name a store
+#                             they share (storage.driver=mongodb): nginx spreads the requests over
+#                             them round robin, the ceiling goes through it too, and the CPU per op
+#                             is that of all of them
 #   BENCH_DAEMON_CPUS=, BENCH_WRK_CPUS=   pin the daemon / wrk to these CPUs (taskset -c lists,
 #                             e.g. 1 and 0): less noise when comparing two runs, lower figures
 #   BENCH_BUILD_DIR=build-bench   BENCH_SKIP_BUILD=1 reuses it as it is
@@ -37,6 +43,11 @@ ROUNDS="${BENCH_ROUNDS:-1}"
 CEILING="${BENCH_CEILING:-healthz}"
 TARGET_RATIO="${BENCH_TARGET_RATIO:-0.8}"
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive number"
+DAEMONS="${BENCH_DAEMONS:-1}"
+[[ "$DAEMONS" =~ ^[1-9][0-9]*$ ]] || die "BENCH_DAEMONS must be a positive number"
+if ((DAEMONS > 1)) && [[ " ${BENCH_SET:-} " != *" storage.driver=mongodb "* ]]; then
+  die "BENCH_DAEMONS=$DAEMONS needs storage.driver=mongodb in BENCH_SET: each daemon has a sqlite store of its own"
+fi
 
 command -v wrk >/dev/null || die "wrk is not installed (Debian: apt-get install wrk)"
 [[ -n "${BENCH_DAEMON_CPUS:-}" ]] && DAEMON_PIN=(taskset -c "$BENCH_DAEMON_CPUS")
@@ -102,6 +113,11 @@ for kv in "${SETS[@]}"; do DAEMON_ARGS+=(--set "$kv"); done
 for kv in ${BENCH_SET:-}; do DAEMON_ARGS+=(--set "$kv"); done
 bench_start_daemon daemon "$START_TIMEOUT_S" || die "the daemon did not start"
 say "daemon pid $DAEMON_PID at $URL, plugins '$PLUGINS_CSV', results in $OUT"
+if ((DAEMONS > 1)); then
+  bench_start_other_daemons $((DAEMONS - 1)) "$STORAGE" "$START_TIMEOUT_S" ||
+    die "the other daemons or their load balancer did not start"
+  say "daemons ${DAEMON_PID} ${OTHER_DAEMON_PIDS[*]} behind nginx at $URL"
+fi
 
 # A scenario may need data or state before it is measured: bench/scenarios/<name>.setup.sh, run
 # once now with BENCH_URL, BENCH_ENDPOINT_KEY, BENCH_API_KEY and BENCH_STATE_DIR in its
@@ -124,7 +140,9 @@ done
 
 # ---- measurement ----------------------------------------------------------------------------
 TSV="$OUT/results.tsv"
-printf 'round\tscenario\tconnections\twrk_threads\trps\tp50_ms\tp99_ms\terrors\tceiling_rps\tratio\tdaemon_cpu_us_per_op\n' >"$TSV"
+printf 'round\tscenario\tconnections\twrk_threads\trps\tp50_ms\tp99_ms\terrors\tceiling_rps\tratio\tdaemon_cpu_us_per_op\tserver_cpu_us_per_op\n' >"$TSV"
+SERVER_HEAD=""
+[[ -n "${BENCH_SERVER_COMMANDS:-}" ]] && SERVER_HEAD="server us/op"
 say "$DURATION per point after $( ((WARMUP_S > 0)) && echo "a $WARMUP checked warm-up" || echo "no warm-up");" \
   "$ROUNDS round(s); connections $CONNECTIONS; daemon settings: ${BENCH_SET:-defaults}"
 
@@ -146,7 +164,7 @@ for round in $(seq "$ROUNDS"); do
   # The table: one line per scenario and connection count, the ceiling of the same round beside.
   echo
   echo "round $round of $ROUNDS: $DURATION per point, wrk threads min(connections, $MAX_WRK_THREADS), daemon ${BENCH_SET:-defaults}"
-  printf '%-12s %5s %11s %9s %9s %7s %12s %7s %10s\n' scenario conns "ops/s" "p50 ms" "p99 ms" errors "ceiling/s" ratio "cpu us/op"
+  printf '%-12s %5s %11s %9s %9s %7s %12s %7s %10s %s\n' scenario conns "ops/s" "p50 ms" "p99 ms" errors "ceiling/s" ratio "cpu us/op" "$SERVER_HEAD"
   for s in "${SCENARIOS[@]}"; do
     for c in $CONNECTIONS; do
       res="${ROW[$s,$c]:-}"
@@ -162,15 +180,18 @@ for round in $(seq "$ROUNDS"); do
          awk -v r="$ratio" -v t="$TARGET_RATIO" 'BEGIN { exit !(r < t) }'; then
         mark=" <"
       fi
-      cpu="$(field cpu_us "$res")"
-      printf '%-12s %5s %11.0f %9.3f %9.3f %7s %12.0f %7s %10s%s\n' \
-        "$s" "$c" "$rps" "$p50" "$p99" "$errors" "${ceil:-0}" "$ratio" "$cpu" "$mark"
-      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$s" "$c" "$(wrk_threads "$c")" \
-        "$rps" "$p50" "$p99" "$errors" "${ceil:-}" "$ratio" "$cpu" >>"$TSV"
+      cpu="$(field cpu_us "$res")"; server="$(field server_us "$res")"
+      printf '%-12s %5s %11.0f %9.3f %9.3f %7s %12.0f %7s %10s%s%s\n' \
+        "$s" "$c" "$rps" "$p50" "$p99" "$errors" "${ceil:-0}" "$ratio" "$cpu" "${server:+ $(printf '%12s' "$server")}" "$mark"
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$s" "$c" "$(wrk_threads "$c")" \
+        "$rps" "$p50" "$p99" "$errors" "${ceil:-}" "$ratio" "$cpu" "$server" >>"$TSV"
     done
   done
   echo "(ratio = ops/s / ceiling ops/s at the same connections; '<' marks a ratio under ${TARGET_RATIO} at more than"
-  echo " one connection; errors = non-2xx + socket errors + timeouts; cpu us/op = daemon CPU per request)"
+  legend=" one connection; errors = non-2xx + socket errors + timeouts; cpu us/op = daemon CPU per request"
+  [[ -n "$SERVER_HEAD" ]] && legend+=";"$'\n'" server us/op = the CPU per request of the processes named $BENCH_SERVER_COMMANDS"
+  echo "$legend)"
+
   unset ROW CEIL
 done
 

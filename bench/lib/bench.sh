@@ -1,7 +1,8 @@
 # shellcheck shell=bash disable=SC2034  # (the variables set here are the scripts')
 # bench/lib/bench.sh: what the benchmark scripts share, sourced by each of them (bench/*.sh).
 # It holds, once: the settings' parsing, the Release build of the bench tree, the daemon's start
-# on a free port of 127.0.0.1 and its stop, the stop of everything a run started when the script
+# on a free port of 127.0.0.1 (with more daemons behind nginx on a shared store when a script
+# asks) and its stop, the stop of everything a run started when the script
 # exits (a trap set here, whatever the exit), wrk runs and their RESULT line, and the daemon's
 # CPU time, resident set and metrics.
 #
@@ -14,9 +15,11 @@
 #
 # What the cleanup stops, each with a bounded wait (TERM, STOP_TIMEOUT_S, then KILL): WRK_PID,
 # every pid given to bench_helper, every pid a set-up hook wrote to $BENCH_STATE_DIR/<name>.pid,
-# then DAEMON_PID; then it removes the folders of bench_temp_dir.
+# then OTHER_DAEMON_PIDS and DAEMON_PID; then it removes the folders of bench_temp_dir.
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=nginx.sh
+source "$ROOT/bench/lib/nginx.sh"
 BENCH_DIR="$ROOT/bench"
 BENCH_NAME="${BENCH_NAME:-bench}"
 
@@ -34,6 +37,7 @@ SETUP_TIMEOUT_S="${BENCH_SETUP_TIMEOUT_S:-1200}"
 STOP_TIMEOUT_S=30      # TERM to KILL, for the daemon and every helper
 
 DAEMON_PID=""
+OTHER_DAEMON_PIDS=()   # daemons beside DAEMON_PID on its store (bench_start_other_daemons)
 WRK_PID=""
 HELPER_PIDS=()
 TEMP_DIRS=()
@@ -157,6 +161,9 @@ stop_pid() {  # stop_pid <pid>: TERM, a bounded wait, then KILL
 }
 
 stop_daemon() {  # the daemon's drain is 2 s (server.drain_timeout_s): it is gone well in time
+  local pid
+  for pid in "${OTHER_DAEMON_PIDS[@]}"; do stop_pid "$pid"; done
+  OTHER_DAEMON_PIDS=()
   stop_pid "$DAEMON_PID"
   DAEMON_PID=""
 }
@@ -260,6 +267,28 @@ bench_start_daemon() {
   export BENCH_URL="$URL"
 }
 
+# bench_start_other_daemons <count> <storage dir> <timeout s>: starts <count> more daemons
+# beside DAEMON_PID with its DAEMON_ARGS, each with a storage.path of its own under <storage
+# dir> (OTHER_DAEMON_PIDS, logs OUT/daemon<n>.*), and nginx in front of them all
+# (bench/lib/nginx.sh): URL and BENCH_URL become the balancer's. The daemons share what the
+# first one stores only when the settings put it in a store they can share (MongoDB).
+bench_start_other_daemons() {
+  local count="$1" storage="$2" timeout_s="$3" first_pid="$DAEMON_PID" urls=("$URL") n
+  local args=("${DAEMON_ARGS[@]}")
+  for n in $(seq 2 $((count + 1))); do
+    DAEMON_ARGS=("${args[@]}" --set "storage.path=$storage/daemon$n")
+    bench_start_daemon "daemon$n" "$timeout_s" || return 1
+    OTHER_DAEMON_PIDS+=("$DAEMON_PID")
+    urls+=("$URL")
+  done
+  DAEMON_ARGS=("${args[@]}")
+  DAEMON_PID="$first_pid"
+  nginx_start "$OUT/balancer" "$(nginx_balancer_lines "${urls[@]}")" || return 1
+  bench_helper "$NGINX_PID"
+  URL="$NGINX_URL"
+  export BENCH_URL="$URL"
+}
+
 # ---- scenarios ------------------------------------------------------------------------------
 # scenario_header <scenario> <field>: the values of every "-- <field>:" line of its .lua
 # ("-- plugins: a, b", "-- set: key=value": what the daemon needs for it).
@@ -287,9 +316,27 @@ machine_summary() { echo "$CORES cores, $(awk '/MemTotal/ { printf "%.1f GiB", $
 
 # The daemon's CPU time so far (user + system, in clock ticks), from /proc/<pid>/stat fields 14
 # and 15 (counted after the ")" that ends the command name).
-daemon_cpu_ticks() { sed 's/^.*) //' "/proc/$DAEMON_PID/stat" | awk '{ print $12 + $13 }'; }
+# With other daemons on the store, the sum over all of them.
+daemon_cpu_ticks() {
+  local pid ticks=0
+  for pid in "$DAEMON_PID" "${OTHER_DAEMON_PIDS[@]}"; do
+    ticks=$((ticks + $(sed 's/^.*) //' "/proc/$pid/stat" | awk '{ print $12 + $13 }')))
+  done
+  echo "$ticks"
+}
 cpu_seconds_since() {  # cpu_seconds_since <ticks>: the daemon's CPU seconds since then
   awk -v t=$(($(daemon_cpu_ticks) - $1)) -v hz="$CLK_TCK" 'BEGIN { printf "%.2f", t / hz }'
+}
+
+# The CPU time so far of the store's server processes: every process whose command name is one
+# of BENCH_SERVER_COMMANDS ("ferretdb postgres"), in clock ticks. A process that ends between
+# two readings takes its time with it; a server's pooled connections last the run.
+server_cpu_ticks() {
+  cat /proc/[0-9]*/stat 2>/dev/null | awk -v names=" ${BENCH_SERVER_COMMANDS:-} " '
+    { open = index($0, "("); shut = index($0, ") ")
+      if (index(names, " " substr($0, open + 1, shut - open - 1) " ") == 0) next
+      split(substr($0, shut + 2), f, " "); ticks += f[12] + f[13] }
+    END { print ticks + 0 }'
 }
 
 daemon_status_kb() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/$DAEMON_PID/status"; }  # VmRSS, VmHWM...
@@ -324,19 +371,20 @@ wrk_threads() { local c="$1" t="$MAX_WRK_THREADS"; ((c < t)) && t="$c"; echo "$t
 
 # run_wrk <scenario> <connections> <duration> <log> [VAR=value...]: sets RESULT to the RESULT
 # line's fields as "key=value" words, plus cpu_us: the daemon's CPU microseconds per answered
-# request. Throughput on two cores shared with other work swings by tens of percent from run to
+# request (and server_us, the server processes', with BENCH_SERVER_COMMANDS). Throughput on two cores shared with other work swings by tens of percent from run to
 # run; CPU per request swings much less, so it is the figure to compare when ops/s disagree.
 # wrk's own --timeout is 2 s per request; the outer timeout bounds wrk itself. wrk runs in the
 # background and we `wait` for it: a signal's trap runs at once during `wait`, while during a
 # foreground command bash would hold it until the command ended (up to BENCH_DURATION).
 run_wrk() {
   local s="$1" c="$2" d="$3" log="$4"; shift 4
-  local limit=$(($(to_seconds "$d") + 20)) before after rc=0 url="$URL" url_state
+  local limit=$(($(to_seconds "$d") + 20)) before after server_before server_after rc=0 url="$URL" url_state
   RESULT=""
   # A scenario aimed at another server (nginx) names the state file its set-up wrote the URL to.
   url_state="$(scenario_header "$s" url-state)"
   [[ -n "$url_state" ]] && url="$(cat "$BENCH_STATE_DIR/$url_state")"
   before="$(daemon_cpu_ticks)"
+  [[ -n "${BENCH_SERVER_COMMANDS:-}" ]] && server_before="$(server_cpu_ticks)"
   # A scenario that prepares per-connection state in init() (refresh) reads these two.
   env "$@" BENCH_WRK_CONNECTIONS="$c" BENCH_WRK_THREADS="$(wrk_threads "$c")" \
     timeout -k 5 "$limit" "${WRK_PIN[@]}" wrk -t"$(wrk_threads "$c")" -c"$c" -d"$d" --latency \
@@ -345,14 +393,22 @@ run_wrk() {
   wait "$WRK_PID" || rc=$?
   WRK_PID=""
   after="$(daemon_cpu_ticks)"
+  [[ -n "${BENCH_SERVER_COMMANDS:-}" ]] && server_after="$(server_cpu_ticks)"
   RESULT="$(sed -n 's/^RESULT //p' "$log" | head -n1)"
   if ((rc != 0)) || [[ -z "$RESULT" ]]; then
     say "wrk failed for $s at $c connections (exit $rc, see $log)"
     RESULT=""
     return 1
   fi
-  RESULT+=" cpu_us=$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="$(field requests "$RESULT")" \
-    'BEGIN { if (n > 0) printf "%.1f", t * 1e6 / hz / n; else print "-" }')"
+  RESULT+=" cpu_us=$(per_request $((after - before)))"
+  [[ -n "${BENCH_SERVER_COMMANDS:-}" ]] && RESULT+=" server_us=$(per_request $((server_after - server_before)))"
+  return 0
+}
+
+# per_request <clock ticks>: those ticks in microseconds per request of RESULT.
+per_request() {
+  awk -v t="$1" -v hz="$CLK_TCK" -v n="$(field requests "$RESULT")" \
+    'BEGIN { if (n > 0) printf "%.1f", t * 1e6 / hz / n; else print "-" }'
 }
 
 # measure <scenario> <connections> <tag> [label]: the warm-up of WARMUP with every answer checked
