@@ -594,7 +594,6 @@ TEST_F(AuthHttp, RefreshRotatesAndAReusedRefreshTokenEndsTheSession) {
 
 // Two tabs refreshing with one token at the same moment both go on, with the same new pair.
 TEST_F(AuthHttp, TwoTabsRefreshingAtOnceGetTheSamePairAndKeepTheSession) {
-  if (daemons_on_ferretdb()) GTEST_SKIP() << kFerretDbRaces;
   const json tokens = new_user(fresh_email());
   constexpr int kTabs = 4;
   std::vector<Answer> answers(kTabs);
@@ -945,7 +944,6 @@ TEST_F(AuthHttp, SigninsAreLimitedPerEmailAndAddressAndTheOwnerElsewhereGoesOn) 
 // 60 guesses at once against a limit of 10: each is counted before its password is checked,
 // so no more than 10 are checked.
 TEST_F(AuthHttp, ParallelGuessesCannotPassTheLimit) {
-  if (daemons_on_ferretdb()) GTEST_SKIP() << kFerretDbRaces;
   const std::string email = fresh_email("victim");
   ASSERT_EQ(signup(email).status, 200);
   constexpr int kGuesses = 60;

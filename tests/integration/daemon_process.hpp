@@ -156,11 +156,6 @@ class DaemonProcess {
 // MongoDB some tests step around, saying so.
 bool daemons_on_mongodb();
 bool daemons_on_ferretdb();
-// Why a test that counts on racing updates of one stored document being atomic (a limit, a
-// one-use code, a claimed webhook message or mail sent once) skips on FerretDB.
-inline constexpr const char* kFerretDbRaces =
-    "FerretDB does not apply racing updates of one document atomically, so racing requests or "
-    "workers can both win (docs/operations.md); MongoDB does";
 
 // The file of test plugin `stem` in OPBASE_TEST_PLUGIN_DIR, to put in DaemonOptions::plugins.
 // Named by path because a test plugin may share its plugin name with a real one (fake "auth").

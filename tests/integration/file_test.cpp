@@ -518,7 +518,6 @@ TEST_F(Files, AGibibyteGoesUpAndDownWithTheDaemonsMemoryFlat) {
 }
 
 TEST_F(Files, UploadsAndDeletesReachWebhooks) {
-  if (daemons_on_ferretdb()) GTEST_SKIP() << kFerretDbRaces;
   WebhookReceiver receiver(ReceiverOptions{});
   ASSERT_GT(receiver.port(), 0);
   DaemonOptions options = file_daemon({{"webhooks.url", receiver.url("/hook")},

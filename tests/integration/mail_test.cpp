@@ -109,7 +109,6 @@ TEST(MailService, ASmtpFailureIsLoggedAndRetriedNotAnsweredToThePlugin) {
 
 // kill -9 while a mail waits for its next try: the next daemon on the store sends it.
 TEST(MailService, QueuedMailSurvivesAKillAndIsSentAfterTheRestart) {
-  if (daemons_on_ferretdb()) GTEST_SKIP() << kFerretDbRaces;
   SmtpSink sink({});
   if (sink.port() <= 0) GTEST_SKIP() << "the SMTP sink (python3-aiosmtpd) did not start";
   TempDir storage("opbase-mailq");

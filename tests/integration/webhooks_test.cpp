@@ -52,7 +52,6 @@ DaemonOptions webhook_options(const WebhookReceiver& receiver, const std::string
 json body_of(const Delivery& d) { return json::parse(d.body); }
 
 TEST(Webhooks, EverySelectedEventArrivesSignedForTheOfficialLibrary) {
-  if (daemons_on_ferretdb()) GTEST_SKIP() << kFerretDbRaces;
   WebhookReceiver receiver(ReceiverOptions{});
   ASSERT_GT(receiver.port(), 0);
   auto daemon = DaemonProcess::start(webhook_options(receiver));
@@ -105,7 +104,6 @@ TEST(Webhooks, EverySelectedEventArrivesSignedForTheOfficialLibrary) {
 }
 
 TEST(Webhooks, FailedAttemptsAreRetriedWithTheSameIdThenTheMessageFails) {
-  if (daemons_on_ferretdb()) GTEST_SKIP() << kFerretDbRaces;
   WebhookReceiver receiver(ReceiverOptions{ReceiverBehaviour{.fail_first = 2}});
   auto daemon = DaemonProcess::start(webhook_options(receiver));
   const Headers bearer = daemon->user("bob").bearer();  // two events, each failed twice first
@@ -251,7 +249,6 @@ Headers admin_of(const DaemonProcess& daemon) {
 }
 
 TEST(Webhooks, AdminsManageEndpointsAndSeeEveryAttempt) {
-  if (daemons_on_ferretdb()) GTEST_SKIP() << kFerretDbRaces;
   WebhookReceiver configured(ReceiverOptions{});
   WebhookReceiver second(ReceiverOptions{ReceiverBehaviour{.fail_first = 1}});
   DaemonOptions options = webhook_options(configured);
@@ -433,7 +430,6 @@ TEST(Webhooks, ASlowEndpointDoesNotHoldBackAnother) {
 
 // A deleted endpoint's queued messages end at their next claim, failed, with that reason.
 TEST(Webhooks, MessagesOfADeletedEndpointFailAtTheirNextTurn) {
-  if (daemons_on_ferretdb()) GTEST_SKIP() << kFerretDbRaces;
   WebhookReceiver configured(ReceiverOptions{});
   WebhookReceiver failing(ReceiverOptions{ReceiverBehaviour{.status = 503}});
   DaemonOptions options = webhook_options(configured);
