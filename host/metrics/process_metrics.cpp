@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -35,7 +36,11 @@ std::optional<ProcessStat> read_stat() {
   const double ticks = static_cast<double>(::sysconf(_SC_CLK_TCK));
   const double page = static_cast<double>(::sysconf(_SC_PAGESIZE));
   ProcessStat stat;
-  stat.cpu_seconds = (std::stod(fields[11]) + std::stod(fields[12])) / ticks;  // utime + stime
+  // The kernel's exact count, not stat's utime + stime: those are sampled in clock ticks, and a
+  // daemon that has used under one tick would show 0.
+  timespec cpu{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu);
+  stat.cpu_seconds = static_cast<double>(cpu.tv_sec) + static_cast<double>(cpu.tv_nsec) / 1e9;
   stat.threads = std::stod(fields[17]);
   stat.start_seconds_after_boot = std::stod(fields[19]) / ticks;
   stat.virtual_bytes = std::stod(fields[20]);
