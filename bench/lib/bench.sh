@@ -2,9 +2,9 @@
 # bench/lib/bench.sh: what the benchmark scripts share, sourced by each of them (bench/*.sh).
 # It holds, once: the settings' parsing, the Release build of the bench tree, the daemon's start
 # on a free port of 127.0.0.1 (with more daemons behind nginx on a shared store when a script
-# asks) and its stop, the stop of everything a run started when the script
-# exits (a trap set here, whatever the exit), wrk runs and their RESULT line, and the daemon's
-# CPU time, resident set and metrics.
+# asks) and its stop, the stop of everything a run started when the script exits (a trap set
+# here, whatever the exit), wrk runs and their RESULT line, and the daemon's CPU time, resident
+# set and metrics.
 #
 # A script sets BENCH_NAME (the prefix of its messages) and then sources this file:
 #   BENCH_NAME=bench-files
@@ -314,30 +314,32 @@ load1() { cut -d' ' -f1 /proc/loadavg; }
 load_average() { cut -d' ' -f1-3 /proc/loadavg; }
 machine_summary() { echo "$CORES cores, $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"; }
 
-# The daemon's CPU time so far (user + system, in clock ticks), from /proc/<pid>/stat fields 14
-# and 15 (counted after the ")" that ends the command name).
-# With other daemons on the store, the sum over all of them.
+# proc_cpu_ticks <names> <stat files...>: the CPU time (user + system, in clock ticks) of the
+# processes of those /proc/<pid>/stat files, fields 14 and 15 (counted after the ")" that ends
+# the command name), summed; with <names> (" a b "), of the processes so named only.
+proc_cpu_ticks() {
+  local names="$1"; shift
+  cat "$@" 2>/dev/null | awk -v names="$names" '
+    { open = index($0, "("); shut = index($0, ") ")
+      if (names != "" && index(names, " " substr($0, open + 1, shut - open - 1) " ") == 0) next
+      split(substr($0, shut + 2), f, " "); ticks += f[12] + f[13] }
+    END { print ticks + 0 }'
+}
+
+# The daemon's CPU time so far; with other daemons on the store, the sum over all of them.
 daemon_cpu_ticks() {
-  local pid ticks=0
-  for pid in "$DAEMON_PID" "${OTHER_DAEMON_PIDS[@]}"; do
-    ticks=$((ticks + $(sed 's/^.*) //' "/proc/$pid/stat" | awk '{ print $12 + $13 }')))
-  done
-  echo "$ticks"
+  local pid files=()
+  for pid in "$DAEMON_PID" "${OTHER_DAEMON_PIDS[@]}"; do files+=("/proc/$pid/stat"); done
+  proc_cpu_ticks "" "${files[@]}"
 }
 cpu_seconds_since() {  # cpu_seconds_since <ticks>: the daemon's CPU seconds since then
   awk -v t=$(($(daemon_cpu_ticks) - $1)) -v hz="$CLK_TCK" 'BEGIN { printf "%.2f", t / hz }'
 }
 
 # The CPU time so far of the store's server processes: every process whose command name is one
-# of BENCH_SERVER_COMMANDS ("ferretdb postgres"), in clock ticks. A process that ends between
-# two readings takes its time with it; a server's pooled connections last the run.
-server_cpu_ticks() {
-  cat /proc/[0-9]*/stat 2>/dev/null | awk -v names=" ${BENCH_SERVER_COMMANDS:-} " '
-    { open = index($0, "("); shut = index($0, ") ")
-      if (index(names, " " substr($0, open + 1, shut - open - 1) " ") == 0) next
-      split(substr($0, shut + 2), f, " "); ticks += f[12] + f[13] }
-    END { print ticks + 0 }'
-}
+# of BENCH_SERVER_COMMANDS ("ferretdb postgres"). A process that ends between two readings
+# takes its time with it; a server's pooled connections last the run.
+server_cpu_ticks() { proc_cpu_ticks " ${BENCH_SERVER_COMMANDS:-} " /proc/[0-9]*/stat; }
 
 daemon_status_kb() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/$DAEMON_PID/status"; }  # VmRSS, VmHWM...
 rss_mb() { awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$DAEMON_PID/status"; }
@@ -371,8 +373,9 @@ wrk_threads() { local c="$1" t="$MAX_WRK_THREADS"; ((c < t)) && t="$c"; echo "$t
 
 # run_wrk <scenario> <connections> <duration> <log> [VAR=value...]: sets RESULT to the RESULT
 # line's fields as "key=value" words, plus cpu_us: the daemon's CPU microseconds per answered
-# request (and server_us, the server processes', with BENCH_SERVER_COMMANDS). Throughput on two cores shared with other work swings by tens of percent from run to
-# run; CPU per request swings much less, so it is the figure to compare when ops/s disagree.
+# request (and server_us, the server processes', with BENCH_SERVER_COMMANDS). Throughput on two
+# cores shared with other work swings by tens of percent from run to run; CPU per request swings
+# much less, so it is the figure to compare when ops/s disagree.
 # wrk's own --timeout is 2 s per request; the outer timeout bounds wrk itself. wrk runs in the
 # background and we `wait` for it: a signal's trap runs at once during `wait`, while during a
 # foreground command bash would hold it until the command ended (up to BENCH_DURATION).
