@@ -397,6 +397,19 @@ Result<int64_t> Outbox::expire(std::string_view project, int64_t before_ms) cons
 
 Result<std::string> Outbox::resend(std::string_view project, std::string_view id,
                                    int64_t now_ms) const {
+  // Back from the archive first, then due again. A worker can archive the ended message between
+  // the two steps (it ends on one daemon while an administrator resends it through another):
+  // then the message is found archived again and the two steps run once more.
+  constexpr int kTries = 3;
+  for (int tried = 0; tried < kTries; ++tried) {
+    auto outcome = try_resend(project, id, now_ms);
+    if (!outcome || *outcome != "archived") return outcome;
+  }
+  return std::string("in_flight");
+}
+
+Result<std::string> Outbox::try_resend(std::string_view project, std::string_view id,
+                                       int64_t now_ms) const {
   store::StateRequest back{std::string(kMessagesCollection),
                            store::Scope::everyone(),
                            match_of({{"_key", id}}),
@@ -418,12 +431,14 @@ Result<std::string> Outbox::resend(std::string_view project, std::string_view id
   auto updated = store_.update(project, update);
   if (!updated) return updated.status();
   if (!updated->documents.empty()) return std::string("resent");
-  store::CountRequest count{std::string(kMessagesCollection), store::Scope::everyone(),
-                            store::State::kActive,
-                            match_of({{"_key", id}, {"state:$ne", kBundledState}})};
-  auto exists = store_.count(project, count);
-  if (!exists) return exists.status();
-  return std::string(*exists > 0 ? "in_flight" : "missing");
+  for (store::State state : {store::State::kActive, store::State::kArchived}) {
+    store::CountRequest count{std::string(kMessagesCollection), store::Scope::everyone(), state,
+                              match_of({{"_key", id}, {"state:$ne", kBundledState}})};
+    auto exists = store_.count(project, count);
+    if (!exists) return exists.status();
+    if (*exists > 0) return std::string(state == store::State::kActive ? "in_flight" : "archived");
+  }
+  return std::string("missing");
 }
 
 }  // namespace opbase::webhooks

@@ -128,6 +128,9 @@ class Outbox {
   static nlohmann::json payload_of(const nlohmann::json& message);
 
  private:
+  // One restore-then-due pass of resend; "archived" when the message was archived meanwhile.
+  Result<std::string> try_resend(std::string_view project, std::string_view id,
+                                 int64_t now_ms) const;
   // Messages made: in all, and of those in bundles.
   struct Made {
     int messages = 0;
