@@ -1,6 +1,7 @@
 // The JSON of the DocumentStore requests (store.hpp), both ways, and the reference change.
 #include "opbase/internal/store_codec.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <limits>
@@ -18,24 +19,60 @@ Status bad_field(std::string_view field, std::string_view what) {
   return field_error(field, "store request: '" + std::string(field) + "' " + std::string(what));
 }
 
-json scope_json(const Scope& scope) { return scope.owner ? json(*scope.owner) : json(nullptr); }
-
-// "owner": a string (one owner) or null together with "every_owner": true. Nothing else, so a
-// request that forgot its scope fails instead of seeing everyone's documents.
-Result<Scope> decode_scope(const json& wire) {
-  const auto it = wire.find("owner");
-  if (it != wire.end() && it->is_string()) return Scope::user(it->get<std::string>());
-  const auto every = wire.find("every_owner");
-  if ((it == wire.end() || it->is_null()) && every != wire.end() && every->is_boolean() &&
-      every->get<bool>()) {
-    return Scope::everyone();
+Result<std::vector<std::string>> decode_strings(const json& wire, std::string_view field) {
+  std::vector<std::string> out;
+  const auto it = wire.find(field);
+  if (it == wire.end()) return out;
+  if (!it->is_array()) return bad_field(field, "must be an array of strings");
+  for (const json& value : *it) {
+    if (!value.is_string() || value.get_ref<const std::string&>().empty()) {
+      return bad_field(field, "must be an array of non-empty strings");
+    }
+    out.push_back(value.get<std::string>());
   }
+  return out;
+}
+
+// "owner": a string (one owner) or null; "shared_with" and "lists" (arrays of strings, both or
+// neither) add the shared documents. With neither an owner nor sharing, "every_owner": true is
+// required, so a request that forgot its scope fails instead of seeing everyone's documents.
+Result<Scope> decode_scope(const json& wire) {
+  Scope scope;
+  const auto it = wire.find("owner");
+  if (it != wire.end() && it->is_string()) {
+    scope.owner = it->get<std::string>();
+  } else if (it != wire.end() && !it->is_null()) {
+    return bad_field("owner", "must be a string or null");
+  }
+  auto principals = decode_strings(wire, "shared_with");
+  if (!principals) return principals.status();
+  auto lists = decode_strings(wire, "lists");
+  if (!lists) return lists.status();
+  if (principals->empty() != lists->empty()) {
+    return bad_field("shared_with", "and 'lists' must be given together");
+  }
+  for (const std::string& list : *lists) {
+    // A top-level field name the drivers can write into their query text as it is.
+    const bool plain = std::all_of(list.begin(), list.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    });
+    if (!plain) return bad_field("lists", "must name fields of letters, digits and '_'");
+  }
+  scope.principals = std::move(*principals);
+  scope.lists = std::move(*lists);
+  if (!scope.every_document()) return scope;
+  const auto every = wire.find("every_owner");
+  if (every != wire.end() && every->is_boolean() && every->get<bool>()) return scope;
   return bad_field("owner", "must be a string, or null with every_owner true");
 }
 
 void put_scope(json& out, const Scope& scope) {
-  out["owner"] = scope_json(scope);
-  if (!scope.owner) out["every_owner"] = true;
+  out["owner"] = scope.owner ? json(*scope.owner) : json(nullptr);
+  if (scope.every_document()) out["every_owner"] = true;
+  if (!scope.principals.empty()) {
+    out["shared_with"] = scope.principals;
+    out["lists"] = scope.lists;
+  }
 }
 
 Result<std::string> decode_string(const json& wire, std::string_view field, bool allow_empty) {

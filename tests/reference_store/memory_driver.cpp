@@ -40,11 +40,6 @@ std::optional<std::string> owner_of(const json& doc) {
   return std::nullopt;
 }
 
-// A user scope never sees documents nobody owns; everyone() sees all.
-bool in_scope(const std::optional<std::string>& owner, const store::Scope& scope) {
-  return !scope.owner || (owner && *owner == *scope.owner);
-}
-
 Status check_document(const json& doc) {
   const auto key = doc.is_object() ? doc.find("_key") : doc.end();
   if (!doc.is_object() || key == doc.end() || !key->is_string() ||
@@ -107,7 +102,7 @@ struct Selection {
 
 bool selects(const Selection& s, const Record& r) {
   return r.ns == s.ns && r.collection == s.collection && r.state == s.state &&
-         in_scope(r.owner, s.scope) && query::matches(s.match, r.doc);
+         store::in_scope(s.scope, r.doc) && query::matches(s.match, r.doc);
 }
 
 class MemoryStore : public ProjectStore {
@@ -161,7 +156,7 @@ class MemoryStore : public ProjectStore {
         }
         const auto it = staged.find(key);
         json current = it != staged.end() ? it->second : record.doc;
-        if (!in_scope(owner_of(current), request.scope) || !query::matches(step.match, current)) {
+        if (!store::in_scope(request.scope, current) || !query::matches(step.match, current)) {
           continue;
         }
         if (Status applied = apply_checked(current, step.change); !applied) return applied;
@@ -223,7 +218,7 @@ class MemoryStore : public ProjectStore {
     for (auto& [key, record] : records_) {
       if (record.ns != ns || record.collection != request.collection ||
           record.state == State::kActive || record.ref != request.ref ||
-          !in_scope(record.owner, request.scope)) {
+          !store::in_scope(request.scope, record.doc)) {
         continue;
       }
       record.state = State::kActive;

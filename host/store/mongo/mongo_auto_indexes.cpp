@@ -193,6 +193,7 @@ int64_t AutoIndexer::scope_size(std::string_view ns, std::string_view collection
   std::string key(ns);
   key.append(1, '\0').append(collection).append(1, '\0').append(scope.owner.value_or(""));
   key.append(1, '\0').append(state_value(state));
+  for (const std::string& principal : scope.principals) key.append(1, '\0').append(principal);
   const int64_t now = now_ms();
   {
     std::lock_guard lock(mutex_);

@@ -24,6 +24,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <utility>
 
 #include "opbase/field_error.hpp"
@@ -57,12 +58,6 @@ auto guarded(F&& body) -> decltype(body()) {
 Status duplicate_key(const std::string& key) {
   return Status(std::string(store::kDuplicateKey), "the _key '" + key + "' is taken",
                 json{{"_key", key}});
-}
-
-bool in_scope(const store::Scope& scope, const json& doc) {
-  if (!scope.owner) return true;
-  const auto owner = doc.find("_userkey");
-  return owner != doc.end() && owner->is_string() && owner->get<std::string>() == *scope.owner;
 }
 
 // The order in which update reports a step's documents: by `_key`, as every driver does
@@ -133,6 +128,22 @@ class MongoProjectStore : public ProjectStore {
     return auto_indexes_.start();
   }
 
+  // The index of each sharing list a shared scope reads, made on its first use by this daemon
+  // (createIndexes is idempotent on the server): the first shared query waits for its build.
+  Status want_list_indexes(const store::Scope& scope) {
+    if (!scope.shares()) return Status::ok();
+    for (const std::string& list : scope.lists) {
+      {
+        std::lock_guard lock(lists_mutex_);
+        if (indexed_lists_.count(list) != 0) continue;
+      }
+      if (Status s = docs().create_indexes(mongo::list_index_command(list).get()); !s) return s;
+      std::lock_guard lock(lists_mutex_);
+      indexed_lists_.insert(list);
+    }
+    return Status::ok();
+  }
+
   using ProjectStore::change_state;
   using ProjectStore::insert;
   using ProjectStore::restore;
@@ -153,6 +164,7 @@ class MongoProjectStore : public ProjectStore {
   Result<std::string> find(std::string_view ns, const store::FindRequest& request) override {
     const auto started = std::chrono::steady_clock::now();
     return guarded([&]() -> Result<std::string> {
+      if (Status s = want_list_indexes(request.scope); !s) return s;
       auto selected = selection_of(ns, request);
       if (!selected) return selected.status();
       Collection documents = docs();
@@ -183,6 +195,7 @@ class MongoProjectStore : public ProjectStore {
   Result<int64_t> count(std::string_view ns, const store::CountRequest& request) override {
     const auto started = std::chrono::steady_clock::now();
     return guarded([&]() -> Result<int64_t> {
+      if (Status s = want_list_indexes(request.scope); !s) return s;
       auto filter = mongo::selection_filter(ns, request.collection, request.scope, request.state,
                                             request.match);
       if (!filter) return filter.status();
@@ -198,6 +211,7 @@ class MongoProjectStore : public ProjectStore {
   Result<store::UpdateAnswer> update(std::string_view ns, const store::UpdateRequest& request,
                                      WriteEvents* events) override {
     return guarded([&]() -> Result<store::UpdateAnswer> {
+      if (Status s = want_list_indexes(request.scope); !s) return s;
       Collection documents = docs();
       std::map<std::string, json> changed;  // _key -> the document after the steps so far
       std::map<std::string, json> read;     // _key -> the document as the server had it
@@ -242,6 +256,7 @@ class MongoProjectStore : public ProjectStore {
   Result<store::UpsertAnswer> upsert(std::string_view ns, const store::UpsertRequest& request,
                                      WriteEvents* events) override {
     return guarded([&]() -> Result<store::UpsertAnswer> {
+      if (Status s = want_list_indexes(request.scope); !s) return s;
       auto filter = mongo::selection_filter(ns, request.collection, request.scope,
                                             store::State::kActive, request.match);
       if (!filter) return filter.status();
@@ -278,6 +293,7 @@ class MongoProjectStore : public ProjectStore {
   Result<store::KeysAnswer> change_state(std::string_view ns, const store::StateRequest& request,
                                          WriteEvents* events) override {
     return guarded([&]() -> Result<store::KeysAnswer> {
+      if (Status s = want_list_indexes(request.scope); !s) return s;
       auto filter = mongo::selection_filter(ns, request.collection, request.scope, request.from,
                                             request.match);
       if (!filter) return filter.status();
@@ -291,11 +307,12 @@ class MongoProjectStore : public ProjectStore {
   Result<store::KeysAnswer> restore(std::string_view ns, const store::RestoreRequest& request,
                                     WriteEvents* events) override {
     return guarded([&]() -> Result<store::KeysAnswer> {
+      if (Status s = want_list_indexes(request.scope); !s) return s;
       BsonDoc filter;
       bson_t* f = filter.get();
       bson_append_utf8(f, "ns", 2, ns.data(), static_cast<int>(ns.size()));
       BSON_APPEND_UTF8(f, "collection", request.collection.c_str());
-      if (request.scope.owner) BSON_APPEND_UTF8(f, "owner", request.scope.owner->c_str());
+      mongo::append_scope(f, ns, request.collection, "", request.scope);
       BSON_APPEND_UTF8(f, "ref", request.ref.c_str());
       bson_t state;
       BSON_APPEND_DOCUMENT_BEGIN(f, "state", &state);
@@ -369,6 +386,7 @@ class MongoProjectStore : public ProjectStore {
   Result<json> explain(std::string_view ns, const store::FindRequest& request,
                        bool count) override {
     return guarded([&]() -> Result<json> {
+      if (Status s = want_list_indexes(request.scope); !s) return s;
       auto selected = selection_of(ns, request);
       if (!selected) return selected.status();
       Collection documents = docs();
@@ -525,7 +543,8 @@ class MongoProjectStore : public ProjectStore {
       if (!changed.contains(doc.at("_key").get<std::string>())) selected.push_back(std::move(doc));
     }
     for (const auto& [key, doc] : changed) {
-      if (in_scope(request.scope, doc) && query::matches(step.match, doc)) selected.push_back(doc);
+      if (store::in_scope(request.scope, doc) && query::matches(step.match, doc))
+        selected.push_back(doc);
     }
     std::sort(selected.begin(), selected.end(), key_before);
     return selected;
@@ -561,7 +580,7 @@ class MongoProjectStore : public ProjectStore {
       doc = *now;
       bool selected = false;
       for (const auto& step : request.steps) {
-        if (!in_scope(request.scope, doc) || !query::matches(step.match, doc)) continue;
+        if (!store::in_scope(request.scope, doc) || !query::matches(step.match, doc)) continue;
         if (Status s = apply(doc, step.change); !s) return s;
         selected = true;
       }
@@ -609,7 +628,9 @@ class MongoProjectStore : public ProjectStore {
   std::shared_ptr<mongo::ClientPool> pool_;
   std::string database_;
   std::array<std::mutex, 64> key_stripes_;
-  mongo::AutoIndexer auto_indexes_;  // last: its thread stops before the rest goes
+  std::mutex lists_mutex_;
+  std::set<std::string> indexed_lists_;  // sharing lists whose index this daemon made
+  mongo::AutoIndexer auto_indexes_;      // last: its thread stops before the rest goes
 };
 
 // MongoDB database names: no '/', '\\', '.', ' ', '"', '$' or NUL, and under 64 bytes.

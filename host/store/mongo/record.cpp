@@ -77,6 +77,21 @@ void append_index(bson_t* array, std::uint32_t& index, Fill&& fill) {
   bson_append_document_end(array, &spec);
 }
 
+// {createIndexes: "documents", indexes: [...]}, `fill` appending each index spec with
+// append_index(array, index, ...).
+template <typename Fill>
+BsonDoc create_indexes(Fill&& fill) {
+  BsonDoc command;
+  bson_t* c = command.get();
+  BSON_APPEND_UTF8(c, "createIndexes", kDocuments);
+  bson_t array;
+  BSON_APPEND_ARRAY_BEGIN(c, "indexes", &array);
+  std::uint32_t index = 0;
+  fill(&array, index);
+  bson_append_array_end(c, &array);
+  return command;
+}
+
 // Key {ns: 1, collection: 1, owner: 1, state: 1} then `rest`, each ascending.
 void append_scope_key(bson_t* spec, const std::vector<std::string>& rest) {
   bson_t key;
@@ -118,6 +133,50 @@ Result<BsonDoc> make_record(std::string_view ns, std::string_view collection,
   return record;
 }
 
+void append_scope(bson_t* filter, std::string_view ns, std::string_view collection,
+                  std::string_view state, const store::Scope& scope) {
+  if (scope.every_document()) return;
+  if (!scope.shares()) {
+    append_string(filter, "owner", *scope.owner);
+    return;
+  }
+  // Each arm states the collection and the state too, so the server plans it on its own index
+  // (the scope index for the owner's, a list's index for the shared).
+  const auto arm_head = [&](bson_t* arm) {
+    append_string(arm, "ns", ns);
+    append_string(arm, "collection", collection);
+    if (!state.empty()) append_string(arm, "state", state);
+  };
+  bson_t arms;
+  BSON_APPEND_ARRAY_BEGIN(filter, "$or", &arms);
+  std::uint32_t i = 0;
+  const auto next_arm = [&](auto&& body) {
+    const std::string index = std::to_string(i++);
+    bson_t arm;
+    bson_append_document_begin(&arms, index.c_str(), -1, &arm);
+    arm_head(&arm);
+    body(&arm);
+    bson_append_document_end(&arms, &arm);
+  };
+  if (scope.owner) next_arm([&](bson_t* arm) { append_string(arm, "owner", *scope.owner); });
+  for (const std::string& list : scope.lists) {
+    next_arm([&](bson_t* arm) {
+      bson_t in;
+      bson_t values;
+      const std::string field = std::string(kDocPrefix) + list;
+      bson_append_document_begin(arm, field.c_str(), -1, &in);
+      BSON_APPEND_ARRAY_BEGIN(&in, "$in", &values);
+      std::uint32_t v = 0;
+      for (const std::string& principal : scope.principals) {
+        append_string(&values, std::to_string(v++).c_str(), principal);
+      }
+      bson_append_array_end(&in, &values);
+      bson_append_document_end(arm, &in);
+    });
+  }
+  bson_append_array_end(filter, &arms);
+}
+
 Result<BsonDoc> selection_filter(std::string_view ns, std::string_view collection,
                                  const store::Scope& scope, store::State state,
                                  const query::Match& match) {
@@ -128,7 +187,7 @@ Result<BsonDoc> selection_filter(std::string_view ns, std::string_view collectio
   append_string(f, "ns", ns);
   append_string(f, "collection", collection);
   append_string(f, "state", state_value(state));
-  if (scope.owner) append_string(f, "owner", *scope.owner);
+  append_scope(f, ns, collection, state_value(state), scope);
   if (const auto* c = key_condition(match); c != nullptr && !append_key_condition(f, *c)) {
     return field_error("match", "a _key condition cannot be converted to BSON");
   }
@@ -283,42 +342,51 @@ ExplainedPlan read_explain(const nlohmann::json& reply) {
 }
 
 BsonDoc index_command(const std::vector<IndexSpec>& indexes, std::string_view prefix) {
-  BsonDoc command;
-  bson_t* c = command.get();
-  BSON_APPEND_UTF8(c, "createIndexes", kDocuments);
-  bson_t array;
-  BSON_APPEND_ARRAY_BEGIN(c, "indexes", &array);
-  std::uint32_t index = 0;
-  append_index(&array, index, [](bson_t* spec) {
-    append_scope_key(spec, {"created", "_id"});
-    BSON_APPEND_UTF8(spec, "name", "scope_created");
-  });
-  append_index(&array, index, [](bson_t* spec) {
-    bson_t key;
-    BSON_APPEND_DOCUMENT_BEGIN(spec, "key", &key);
-    BSON_APPEND_INT32(&key, "ref", 1);
-    bson_append_document_end(spec, &key);
-    BSON_APPEND_UTF8(spec, "name", "ref");
-    BSON_APPEND_BOOL(spec, "sparse", true);
-  });
-  append_index(&array, index, [](bson_t* spec) {
-    bson_t key;
-    BSON_APPEND_DOCUMENT_BEGIN(spec, "key", &key);
-    for (const char* field : {"ns", "state", "state_ms"}) BSON_APPEND_INT32(&key, field, 1);
-    bson_append_document_end(spec, &key);
-    BSON_APPEND_UTF8(spec, "name", "purge");
-  });
-  std::set<std::string> paths;
-  for (const auto& declared : indexes) {
-    if (!paths.insert(declared.path.text).second) continue;
-    append_index(&array, index, [&](bson_t* spec) {
-      append_scope_key(spec, {std::string(kDocPrefix) + declared.path.text});
-      const std::string name = index_name(declared.path, prefix);
-      bson_append_utf8(spec, "name", 4, name.data(), static_cast<int>(name.size()));
+  return create_indexes([&](bson_t* array, std::uint32_t& index) {
+    append_index(array, index, [](bson_t* spec) {
+      append_scope_key(spec, {"created", "_id"});
+      BSON_APPEND_UTF8(spec, "name", "scope_created");
     });
-  }
-  bson_append_array_end(c, &array);
-  return command;
+    append_index(array, index, [](bson_t* spec) {
+      bson_t key;
+      BSON_APPEND_DOCUMENT_BEGIN(spec, "key", &key);
+      BSON_APPEND_INT32(&key, "ref", 1);
+      bson_append_document_end(spec, &key);
+      BSON_APPEND_UTF8(spec, "name", "ref");
+      BSON_APPEND_BOOL(spec, "sparse", true);
+    });
+    append_index(array, index, [](bson_t* spec) {
+      bson_t key;
+      BSON_APPEND_DOCUMENT_BEGIN(spec, "key", &key);
+      for (const char* field : {"ns", "state", "state_ms"}) BSON_APPEND_INT32(&key, field, 1);
+      bson_append_document_end(spec, &key);
+      BSON_APPEND_UTF8(spec, "name", "purge");
+    });
+    std::set<std::string> paths;
+    for (const auto& declared : indexes) {
+      if (!paths.insert(declared.path.text).second) continue;
+      append_index(array, index, [&](bson_t* spec) {
+        append_scope_key(spec, {std::string(kDocPrefix) + declared.path.text});
+        const std::string name = index_name(declared.path, prefix);
+        bson_append_utf8(spec, "name", 4, name.data(), static_cast<int>(name.size()));
+      });
+    }
+  });
+}
+
+BsonDoc list_index_command(std::string_view list) {
+  return create_indexes([&](bson_t* array, std::uint32_t& index) {
+    append_index(array, index, [&](bson_t* spec) {
+      bson_t key;
+      BSON_APPEND_DOCUMENT_BEGIN(spec, "key", &key);
+      for (const char* field : {"ns", "collection", "state"}) BSON_APPEND_INT32(&key, field, 1);
+      const std::string path = std::string(kDocPrefix) + std::string(list);
+      BSON_APPEND_INT32(&key, path.c_str(), 1);
+      bson_append_document_end(spec, &key);
+      const std::string name = "list_" + std::string(list);
+      BSON_APPEND_UTF8(spec, "name", name.c_str());
+    });
+  });
 }
 
 }  // namespace opbase::host::mongo

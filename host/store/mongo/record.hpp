@@ -44,6 +44,13 @@ Result<std::string> document_key(const nlohmann::json& document);
 Result<BsonDoc> make_record(std::string_view ns, std::string_view collection,
                             const nlohmann::json& document);
 
+// Appends the scope's condition to a filter of records of (ns, collection, state): nothing for
+// every document, {owner} for one owner's, and for a shared scope an $or of {owner} and each
+// list holding a principal ({doc.<list>: {$in: principals}}), each arm with ns, collection and
+// `state` (none when empty) so that it is planned on its own index.
+void append_scope(bson_t* filter, std::string_view ns, std::string_view collection,
+                  std::string_view state, const store::Scope& scope);
+
 // The records a request may see: {ns, collection, state[, owner]} and the match on `doc.`,
 // plus {_id: ...} when the match tests `_key` by equality, $in or a range from a string (the
 // same condition, stated on the unique index so the server need not scan the owner's documents).
@@ -96,5 +103,9 @@ struct ExplainedPlan {
   double time_ms = 0;
 };
 ExplainedPlan read_explain(const nlohmann::json& reply);
+
+// The createIndexes command of a sharing list's index {ns, collection, state, doc.<list>},
+// named "list_<list>" (a list holds several principals: the index is multikey).
+BsonDoc list_index_command(std::string_view list);
 
 }  // namespace opbase::host::mongo

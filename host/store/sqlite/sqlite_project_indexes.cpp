@@ -287,6 +287,17 @@ Result<json> SqliteProjectStore::add_index(std::string_view ns, std::string_view
 
 // ---- The background thread ---------------------------------------------------------------------
 
+void SqliteProjectStore::want_list_indexes(std::string_view ns, std::string_view collection,
+                                           const store::Scope& scope) {
+  if (!scope.shares()) return;
+  const auto snapshot = catalog_.snapshot();
+  for (const std::string& list : scope.lists) {
+    if (IndexCatalog::find(snapshot, ns, collection, list) == nullptr) {
+      request_index(ns, collection, list);
+    }
+  }
+}
+
 void SqliteProjectStore::request_index(std::string_view ns, std::string_view collection,
                                        const std::string& path) {
   {
@@ -410,7 +421,7 @@ void SqliteProjectStore::maintain_indexes() {
     }
     if (stopping_) break;
     for (const auto& [ns, collection, path] : requested) {
-      auto parsed = query::parse_path(path);
+      auto parsed = query::parse_path(path, store::wire_parse_options());  // `_` names too
       if (!parsed) continue;
       if (Status s = add_index(ns, collection, *parsed, IndexOrigin::kAuto); !s) {
         log::warn("sqlite", "adding an automatic index on " + collection + "." + path +

@@ -42,6 +42,9 @@ CREATE TABLE IF NOT EXISTS field_index(
 CREATE UNIQUE INDEX IF NOT EXISTS field_index_entry ON field_index(doc, index_id, rank, value);
 CREATE INDEX IF NOT EXISTS field_index_lookup
   ON field_index(index_id, owner, state, rank, value, created, key, doc);
+-- The same rows whoever owns them: lookups of scopes wider than one owner.
+CREATE INDEX IF NOT EXISTS field_index_any
+  ON field_index(index_id, state, rank, value, created, key, doc);
 CREATE TABLE IF NOT EXISTS collections(
   ns TEXT NOT NULL, coll TEXT NOT NULL, PRIMARY KEY(ns, coll)) WITHOUT ROWID;
 )sql";
@@ -612,8 +615,10 @@ Result<int64_t> SqliteProjectStore::count_in(Connection& db, std::string_view ns
   const auto by_index = index_count(target, request.match, indexed);
   const auto excluded = excluded_count(target, request.match, plain);
   SqlFilter filter = build_filter(target, request.match, indexed, plain);
-  const CountPlan plan = choose_count_plan(
-      {request.match.empty(), by_index.has_value(), excluded.has_value(), filter.rest.empty()});
+  // The kept counts are per owner: a shared scope is counted by SQL.
+  const CountPlan plan =
+      choose_count_plan({request.match.empty() && !request.scope.shares(), by_index.has_value(),
+                         excluded.has_value(), filter.rest.empty()});
   *report = {plan_name(plan), "", 0, 0};
   const auto answered = [&](const std::string& index, int64_t count) -> Result<int64_t> {
     report->index = index;
@@ -673,6 +678,7 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
                                                       const store::FindRequest& request,
                                                       QueryReport* report) {
   const auto started = std::chrono::steady_clock::now();
+  want_list_indexes(ns, request.collection, request.scope);
   const Target target{ns, request.collection, &request.scope, request.state};
   const auto snapshot = catalog_.snapshot();  // held for the read: see IndexCatalog
   const auto indexed = usable_indexes(snapshot, ns, request.collection);
@@ -688,7 +694,7 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
   const bool by_date = sorted_by_date(request.sort);
   // A total SQL decides comes from the count's own plan; a rest to test is counted in the pass.
   const bool pass_counts_all = request.with_total && !filter.rest.empty();
-  const bool walkable = request.scope.owner.has_value();
+  const bool walkable = request.scope.owner.has_value() && !request.scope.shares();
   int64_t rows_read = 0;
   auto answer = read([&](Connection& db) -> Result<std::string> {
     FindFacts facts{
@@ -838,6 +844,7 @@ Result<int64_t> SqliteProjectStore::count_reported(std::string_view ns,
                                                    const store::CountRequest& request,
                                                    QueryReport* report) {
   const auto started = std::chrono::steady_clock::now();
+  want_list_indexes(ns, request.collection, request.scope);
   const auto snapshot = catalog_.snapshot();  // held for the read: see IndexCatalog
   int64_t rows_read = 0;
   auto answer = read([&](Connection& db) -> Result<int64_t> {

@@ -140,6 +140,10 @@ class SqliteProjectStore : public ProjectStore {
   void note_query(std::string_view ns, std::string_view collection, const SqlFilter& filter,
                   const std::vector<query::SortKey>& sort, int64_t rows_read,
                   std::chrono::steady_clock::time_point started);
+  // Asks for the field indexes of a shared scope's lists that the collection lacks, so its
+  // queries read the shared documents from the index instead of every document's text.
+  void want_list_indexes(std::string_view ns, std::string_view collection,
+                         const store::Scope& scope);
   Status write_index_rows(Connection& db, std::string_view ns, std::string_view collection,
                           int64_t id, const nlohmann::json& doc, bool replace);
   Status insert_index_rows(Connection& db, const FieldIndex& index, int64_t id, int64_t state,

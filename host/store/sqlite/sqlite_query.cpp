@@ -97,13 +97,67 @@ bool index_predicate(const query::Condition& c, std::string* sql, std::vector<Bi
   return true;
 }
 
+// The documents of a shared scope, besides the owner's: those whose sharing list holds one of
+// the principals, from the list's field index when it is ready (the index of a top-level path
+// holds each element of an array there, and a scalar itself: what in_scope reads), else from
+// the document's text.
+std::string shared_term(const Target& target, const std::string& plus, const UsableIndexes* indexed,
+                        std::vector<Bind>* binds) {
+  const store::Scope& scope = *target.scope;
+  std::string principals = "(";
+  for (std::size_t i = 0; i < scope.principals.size(); ++i) principals += i ? ", ?" : "?";
+  principals += ")";
+  std::string term;
+  for (const std::string& list : scope.lists) {
+    term += term.empty() ? "" : " OR ";
+    const UsableIndex* index = indexed ? find_index(*indexed, list) : nullptr;
+    if (index != nullptr) {
+      term += plus + "id IN (SELECT doc FROM field_index WHERE index_id = ?";
+      binds->push_back(index->id);
+      if (target.state) {
+        term += " AND state = ?";
+        binds->push_back(static_cast<int64_t>(state_code(*target.state)));
+      }
+      term += " AND rank = ? AND value IN " + principals + ")";
+      binds->push_back(static_cast<int64_t>(kRankString));
+    } else {
+      term += "EXISTS (SELECT 1 FROM json_each(documents.doc, ?) WHERE value IN " + principals +
+              " AND type = 'text')";
+      binds->push_back("$.\"" + list + "\"");
+    }
+    binds->insert(binds->end(), scope.principals.begin(), scope.principals.end());
+  }
+  return term;
+}
+
+// The scope on `documents` rows.
 void add_scope(const Target& target, const std::string& plus, std::string* where,
-               std::vector<Bind>* binds) {
-  if (target.scope != nullptr && target.scope->owner) {
+               std::vector<Bind>* binds, const UsableIndexes* indexed = nullptr) {
+  if (target.scope == nullptr || target.scope->every_document()) return;
+  if (!target.scope->shares()) {
     *where += " AND " + plus + "owner = ?";
+    binds->push_back(*target.scope->owner);
+    return;
+  }
+  *where += " AND (";
+  if (target.scope->owner) {
+    *where += plus + "owner = ? OR ";
+    binds->push_back(*target.scope->owner);
+  }
+  *where += shared_term(target, plus, indexed, binds) + ")";
+}
+
+// The scope on `field_index` rows, whose owner column is the document's: one owner's scope
+// there, and nothing for a shared scope, which only queries that also state add_scope on the
+// documents read field_index for (build_filter's lookups).
+void add_row_scope(const Target& target, std::string* where, std::vector<Bind>* binds) {
+  if (target.scope != nullptr && target.scope->owner && !target.scope->shares()) {
+    *where += " AND owner = ?";
     binds->push_back(*target.scope->owner);
   }
 }
+
+bool shared(const Target& target) { return target.scope != nullptr && target.scope->shares(); }
 
 void add_index_values(const json& value, std::vector<IndexValue>* out) {
   if (auto form = index_form(value)) out->push_back(std::move(*form));
@@ -254,7 +308,7 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
   for (Lookup& lookup : out.lookups) {
     lookup.where = "index_id = ?";
     lookup.binds = {lookup.index_id};
-    add_scope(target, "", &lookup.where, &lookup.binds);
+    add_row_scope(target, &lookup.where, &lookup.binds);
     if (target.state) {
       lookup.where += " AND state = ?";
       lookup.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
@@ -289,7 +343,12 @@ SqlFilter build_filter(const Target& target, const query::Match& match,
     out.where += " AND " + plus + "state = ?";
     out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
   }
-  add_scope(target, plus, &out.where, &out.binds);
+  add_scope(target, plus, &out.where, &out.binds, &indexed);
+  if (shared(target)) {
+    for (const std::string& list : target.scope->lists) {
+      if (find_index(indexed, list) != nullptr) out.index_paths.push_back(list);
+    }
+  }
   if (drive.date_walk && drive.bound) {
     // A range of the scope index (row values compare as the index orders them).
     out.where += " AND (created, key) >= (?, ?)";
@@ -319,14 +378,14 @@ BoundQuery walk_bound_query(const Target& target, int64_t budget) {
 
 std::optional<IndexCount> index_count(const Target& target, const query::Match& match,
                                       const UsableIndexes& indexed) {
-  if (match.empty() || !target.state) return std::nullopt;
+  if (match.empty() || !target.state || shared(target)) return std::nullopt;
   const std::string& path = match.front().path.text;
   const UsableIndex* index = find_index(indexed, path);
   if (index == nullptr) return std::nullopt;
   IndexCount out;
   out.where = "index_id = ?";
   out.binds = {index->id};
-  add_scope(target, "", &out.where, &out.binds);
+  add_row_scope(target, &out.where, &out.binds);
   out.where += " AND state = ?";
   out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
   for (const query::Condition& c : match) {
@@ -341,7 +400,7 @@ std::optional<IndexCount> index_count(const Target& target, const query::Match& 
 
 std::optional<ExcludedCount> excluded_count(const Target& target, const query::Match& match,
                                             const UsableIndexes& plain) {
-  if (match.empty() || !target.state) return std::nullopt;
+  if (match.empty() || !target.state || shared(target)) return std::nullopt;
   const std::string& path = match.front().path.text;
   const UsableIndex* index = find_index(plain, path);
   if (index == nullptr) return std::nullopt;
@@ -360,7 +419,7 @@ std::optional<ExcludedCount> excluded_count(const Target& target, const query::M
   ExcludedCount out;
   out.excluded_where = "index_id = ?";
   out.excluded_binds = {index->id};
-  add_scope(target, "", &out.excluded_where, &out.excluded_binds);
+  add_row_scope(target, &out.excluded_where, &out.excluded_binds);
   out.excluded_where += " AND state = ?";
   out.excluded_binds.push_back(static_cast<int64_t>(state_code(*target.state)));
   std::string predicate;
@@ -373,14 +432,14 @@ std::optional<ExcludedCount> excluded_count(const Target& target, const query::M
 std::optional<IndexSort> index_sort(const Target& target, const query::Match& match,
                                     const std::vector<query::SortKey>& sort,
                                     const UsableIndexes& indexed) {
-  if (sort.size() != 1 || !target.state) return std::nullopt;
+  if (sort.size() != 1 || !target.state || shared(target)) return std::nullopt;
   const std::string& path = sort.front().path.text;
   const UsableIndex* sorted = find_index(indexed, path);
   if (path == "_key" || path == "_created_at" || sorted == nullptr) return std::nullopt;
   IndexSort out;
   out.where = "index_id = ?";
   out.binds = {sorted->id};
-  add_scope(target, "", &out.where, &out.binds);
+  add_row_scope(target, &out.where, &out.binds);
   out.where += " AND state = ?";
   out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
   bool bounded = false;
@@ -443,7 +502,8 @@ std::optional<IndexSort> index_sort(const Target& target, const query::Match& ma
 std::optional<IndexOnly> index_only(const Target& target, const query::Match& match,
                                     const std::vector<query::SortKey>& sort,
                                     const UsableIndexes& indexed, const UsableIndexes& plain) {
-  if (match.empty() || target.scope == nullptr || !target.scope->owner || !target.state) {
+  if (match.empty() || target.scope == nullptr || !target.scope->owner || shared(target) ||
+      !target.state) {
     return std::nullopt;
   }
   const bool by_date =

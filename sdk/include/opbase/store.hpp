@@ -30,13 +30,31 @@ enum class State { kActive, kDeleted, kArchived };
 std::string_view state_name(State state);  // "active", "deleted", "archived"
 Result<State> parse_state(std::string_view name);
 
-// Whose documents a request may see or change: one owner's, or (for system work such as
-// purging) everyone's. There is no default, so no caller forgets to restrict a query.
+// Whose documents a request may see or change: one owner's; everyone's (system work, and a
+// collection its rules open to every caller); or those a user owns together with those whose
+// sharing lists name them (docs/api.md#who-may-read-and-change-a-document). There is no
+// default, so no caller forgets to restrict a query.
 struct Scope {
-  std::optional<std::string> owner;  // nullopt: every owner
-  static Scope user(std::string user_key) { return Scope{std::move(user_key)}; }
-  static Scope everyone() { return Scope{std::nullopt}; }
+  std::optional<std::string> owner;  // the documents whose `_userkey` is this
+  // Also the documents whose top-level field named in `lists` (an array, or one value) holds
+  // one of `principals`. Both empty with no owner: every document.
+  std::vector<std::string> principals;
+  std::vector<std::string> lists;
+
+  static Scope user(std::string user_key) { return Scope{std::move(user_key), {}, {}}; }
+  static Scope everyone() { return Scope{std::nullopt, {}, {}}; }
+  // `owner` may be nullopt (shared documents only); `principals` and `lists` must not be empty.
+  static Scope shared(std::optional<std::string> owner, std::vector<std::string> principals,
+                      std::vector<std::string> lists) {
+    return Scope{std::move(owner), std::move(principals), std::move(lists)};
+  }
+  bool every_document() const { return !owner && principals.empty(); }
+  bool shares() const { return !principals.empty() && !lists.empty(); }
+  bool operator==(const Scope&) const = default;
 };
+
+// Whether `doc` is in the scope: the reference every driver's query agrees with.
+bool in_scope(const Scope& scope, const nlohmann::json& doc);
 
 // Changes applied to a document: keys are dot paths (any names; the plugin decides what its
 // users may touch). `set` creates missing parent objects; `inc` adds a number (a missing field

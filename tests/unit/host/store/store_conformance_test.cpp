@@ -155,10 +155,25 @@ struct Stored {
   State state = State::kActive;
 };
 
+// Written out here, not taken from store::in_scope, so that both are checked.
 bool reference_in_scope(const json& doc, const Scope& scope) {
-  if (!scope.owner) return true;
+  if (!scope.owner && scope.principals.empty()) return true;
   const auto owner = doc.find("_userkey");
-  return owner != doc.end() && owner->is_string() && owner->get<std::string>() == *scope.owner;
+  if (scope.owner && owner != doc.end() && owner->is_string() &&
+      owner->get<std::string>() == *scope.owner) {
+    return true;
+  }
+  for (const std::string& list : scope.lists) {
+    const auto held = doc.find(list);
+    if (held == doc.end()) continue;
+    const json values = held->is_array() ? *held : json::array({*held});
+    for (const json& value : values) {
+      for (const std::string& principal : scope.principals) {
+        if (value.is_string() && value.get<std::string>() == principal) return true;
+      }
+    }
+  }
+  return false;
 }
 
 // The documents in insertion order, filtered, stably sorted (default `_created_at` desc) with
@@ -187,7 +202,10 @@ std::vector<json> reference_find(const std::vector<Stored>& stored,
 std::string describe(const store::FindRequest& r) {
   std::ostringstream out;
   out << "match " << store::match_to_json(r.match).dump() << " sort '"
-      << store::sort_to_text(r.sort) << "' scope " << r.scope.owner.value_or("<everyone>")
+      << store::sort_to_text(r.sort) << "' scope " << r.scope.owner.value_or("<none>")
+      << (r.scope.principals.empty() ? ""
+                                     : " shared with " + json(r.scope.principals).dump() + " in " +
+                                           json(r.scope.lists).dump())
       << " state " << store::state_name(r.state) << " offset " << r.offset << " limit " << r.limit;
   return out.str();
 }
@@ -423,6 +441,63 @@ TEST_P(StoreConformance, ScopeLimitsWhatIsSeenAndChanged) {
   EXPECT_EQ(set_state("sc", "{}", State::kActive, State::kDeleted, "r", 1, Scope::user("y")),
             Keys{"o2"});
   EXPECT_EQ(find_keys("sc", "{}"), (Keys{"o1", "o3", "o4", "o5"}));
+}
+
+TEST_P(StoreConformance, ASharedScopeReachesTheOwnersAndTheListedDocuments) {
+  insert("sh", R"([{"_key": "h1", "_userkey": "x", "v": 1},
+                   {"_key": "h2", "_userkey": "y", "_readers": ["x"], "v": 1},
+                   {"_key": "h3", "_userkey": "y", "_writers": ["role:staff"], "v": 2},
+                   {"_key": "h4", "_userkey": "y", "_readers": "x", "v": 2},
+                   {"_key": "h5", "_userkey": null, "_readers": ["z", "x"], "v": 3},
+                   {"_key": "h6", "_userkey": "y", "_readers": [{"x": 1}, 1, "xx"], "v": 3},
+                   {"_key": "h7", "_userkey": "y", "_writers": ["x"], "_readers": [], "v": 1}])");
+  const Scope reads = Scope::shared("x", {"x", "role:staff"}, {"_readers", "_writers"});
+  const Scope writes = Scope::shared("x", {"x", "role:staff"}, {"_writers"});
+  const Scope listed_only = Scope::shared(std::nullopt, {"x"}, {"_readers"});
+  // Twice: the first query asks for the lists' indexes, which later ones may read.
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE(round);
+    EXPECT_EQ(find_keys("sh", "{}", "_key asc", reads), (Keys{"h1", "h2", "h3", "h4", "h5", "h7"}));
+    EXPECT_EQ(find_keys("sh", "{}", "_key asc", writes), (Keys{"h1", "h3", "h7"}));
+    EXPECT_EQ(find_keys("sh", "{}", "_key asc", listed_only), (Keys{"h2", "h4", "h5"}));
+    EXPECT_EQ(find_keys("sh", R"({"v": 1})", "_key asc", reads), (Keys{"h1", "h2", "h7"}));
+    EXPECT_EQ(count("sh", "{}", reads), 6);
+    EXPECT_EQ(count("sh", R"({"v:$ne": 1})", reads), 3);
+    EXPECT_EQ(count("sh", "{}", listed_only), 3);
+    store::FindRequest page{"sh", reads, State::kActive, M("{}"), S("v desc")};
+    page.limit = 2;
+    page.with_total = true;
+    auto found = store_->find_documents(kNs, page);
+    ASSERT_TRUE(found) << found.status().to_string();
+    EXPECT_EQ(keys_of(found->documents), (Keys{"h5", "h4"}));  // ties: `_key` desc
+    EXPECT_EQ(found->total, 6);
+    if (GetParam() == "sqlite" && round == 0) {
+      // The lists' indexes are automatic ones, built in the background.
+      int ready = 0;
+      for (int tries = 0; tries < 200 && ready < 2; ++tries) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        auto listed = store_->indexes(kNs, "sh");
+        ASSERT_TRUE(listed) << listed.status().to_string();
+        ready = 0;
+        for (const json& index : (*listed)["indexes"]) ready += index["state"] == "ready";
+      }
+      ASSERT_EQ(ready, 2) << "the sharing lists were not indexed";
+    }
+  }
+
+  auto updated = store_->update(kNs, {"sh", writes, {{M("{}"), change(R"({"w": 1})")}}});
+  ASSERT_TRUE(updated) << updated.status().to_string();
+  EXPECT_EQ(keys_of(updated->documents), (Keys{"h1", "h3", "h7"}));
+  auto upserted = store_->upsert(
+      kNs, {"sh", writes, M(R"({"v": 2})"), change(R"({"u": 1})"), J(R"({"_key": "h8"})")});
+  ASSERT_TRUE(upserted) << upserted.status().to_string();
+  EXPECT_FALSE(upserted->inserted);
+  EXPECT_EQ(upserted->document["_key"], "h3");
+  EXPECT_EQ(set_state("sh", R"({"v": 3})", State::kActive, State::kDeleted, "d", 5, reads),
+            Keys{"h5"});
+  EXPECT_EQ(restore("sh", "d", writes), Keys{});
+  EXPECT_EQ(restore("sh", "d", listed_only), Keys{"h5"});
+  EXPECT_EQ(find_keys("sh", R"({"w": 1})"), (Keys{"h1", "h3", "h7"}));
 }
 
 TEST_P(StoreConformance, OnlyTheRequestedStateIsSeen) {
@@ -1357,7 +1432,31 @@ class RandomData {
     }
     if (pick(5) != 0) doc["n"] = nested();
     if (pick(3) != 0) doc["arr"] = pick(4) == 0 ? scalar() : array();
+    add_sharing(&doc);
     return doc;
+  }
+
+  // Sharing lists now and then: arrays of principals (some not strings), or one value.
+  void add_sharing(json* doc) {
+    static constexpr const char* kPrincipals[] = {"x", "y", "z", "role:r"};
+    for (const char* list : {"_readers", "_writers"}) {
+      switch (pick(4)) {
+        case 0: {
+          json held = json::array();
+          for (const char* p : kPrincipals) {
+            if (pick(3) == 0) held.push_back(p);
+          }
+          if (pick(6) == 0) held.push_back(7);
+          (*doc)[list] = std::move(held);
+          break;
+        }
+        case 1:
+          (*doc)[list] = kPrincipals[pick(std::size(kPrincipals))];
+          break;
+        default:
+          break;
+      }
+    }
   }
 
   store::FindRequest request() {
@@ -1379,6 +1478,7 @@ class RandomData {
     if (auto created = created_at()) doc["_created_at"] = std::move(*created);
     doc["_userkey"] = pick(2) == 0 ? "x" : "y";
     if (pick(6) != 0) doc["v"] = scalar();
+    add_sharing(&doc);
     return doc;
   }
   // A request whose conditions are all on `v`, sorted by date or not at all: the shape the
@@ -1577,11 +1677,15 @@ class RandomData {
     return m;
   }
   Scope scope() {
-    switch (pick(4)) {
+    switch (pick(6)) {
       case 0:
         return Scope::user("x");
       case 1:
         return Scope::user("y");
+      case 2:
+        return Scope::shared("x", {"x", "role:r"}, {"_readers", "_writers"});
+      case 3:
+        return Scope::shared(std::nullopt, {"z"}, {"_writers"});
       default:
         return Scope::everyone();
     }
