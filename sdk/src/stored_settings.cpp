@@ -13,8 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kCollection = "settings";
-
 bool is_record_field(const std::string& name) { return !name.empty() && name.front() == '_'; }
 
 // The host refuses to start with a bad value, so the fallback serves only hosts that do not
@@ -27,14 +25,15 @@ int64_t configured_reload_ms(const Host& host) {
 }  // namespace
 
 StoredSettings::StoredSettings(const DocumentStore& store, std::string key, json configured,
-                               std::optional<int64_t> reload_ms)
+                               std::optional<int64_t> reload_ms, std::string collection)
     : store_(store),
+      collection_(std::move(collection)),
       key_(std::move(key)),
       configured_(std::move(configured)),
       reload_ms_(reload_ms ? *reload_ms : configured_reload_ms(store.host())) {}
 
 Result<json> StoredSettings::stored(std::string_view project) const {
-  auto found = find_by_key(store_, project, kCollection, key_);
+  auto found = find_by_key(store_, project, collection_, key_);
   if (!found) return found.status();
   json values = json::object();
   if (!*found) return values;
@@ -103,8 +102,8 @@ Result<std::shared_ptr<const StoredSettings::Snapshot>> StoredSettings::change(
   change.set["_modified_at"] = iso_time(now_ms);
   json insert = change.set;
   insert.update({{"_key", key_}, {"_userkey", nullptr}, {"_created_at", iso_time(now_ms)}});
-  store::UpsertRequest upsert{std::string(kCollection), store::Scope::everyone(),
-                              match_of({{"_key", key_}}), std::move(change), std::move(insert)};
+  store::UpsertRequest upsert{collection_, store::Scope::everyone(), match_of({{"_key", key_}}),
+                              std::move(change), std::move(insert)};
   if (auto done = store_.upsert(project, upsert); !done) return done.status();
   remember(project, snapshot, now_ms);
   return snapshot;

@@ -38,11 +38,17 @@ class StoredSettings {
   // The configuration key of the reload interval, in seconds; the host checks it at start.
   static constexpr std::string_view kReloadKey = "storage.settings_reload_s";
 
+  // The plugin's collection that holds the settings documents unless told otherwise.
+  static constexpr std::string_view kCollection = "settings";
+
   // `key`: the document's `_key`, unique in the whole store (e.g. "settings_file");
   // `configured`: every setting's name and its value from the configuration (an object).
-  // `reload_ms`: how often the store is read again; unset, kReloadKey's value.
+  // `reload_ms`: how often the store is read again; unset, kReloadKey's value. `collection`:
+  // where the document is kept (a plugin whose users name its collections picks one they
+  // cannot name).
   StoredSettings(const DocumentStore& store, std::string key, nlohmann::json configured,
-                 std::optional<int64_t> reload_ms = std::nullopt);
+                 std::optional<int64_t> reload_ms = std::nullopt,
+                 std::string collection = std::string(kCollection));
 
   // The project's settings, read from the store at most once per reload interval.
   Result<std::shared_ptr<const Snapshot>> of(std::string_view project, int64_t now_ms) const;
@@ -70,6 +76,7 @@ class StoredSettings {
                 int64_t now_ms) const;
 
   const DocumentStore& store_;
+  std::string collection_;
   std::string key_;
   nlohmann::json configured_;
   int64_t reload_ms_;
