@@ -5,6 +5,7 @@
 #include "opbase/sdk.hpp"
 #include "ops/collection_ops.hpp"
 #include "ops/index_ops.hpp"
+#include "ops/rules_ops.hpp"
 
 namespace {
 
@@ -15,6 +16,7 @@ using opbase::Result;
 using opbase::Status;
 using opbase::collection::CollectionOps;
 using opbase::collection::IndexOps;
+using opbase::collection::RulesOps;
 
 class CollectionPlugin final : public opbase::Plugin {
  public:
@@ -23,8 +25,11 @@ class CollectionPlugin final : public opbase::Plugin {
     if (!settings) return settings.status();
     ops_ = std::make_unique<CollectionOps>(host(), std::move(*settings));
     using Handler = Result<Reply> (CollectionOps::*)(const Request&);
+    // Who may call them is the collection's rules' business (docs/api.md#collection-rules):
+    // a caller without a token too, where a rule says `anyone`.
     const std::pair<const char*, Handler> user_ops[] = {
         {"collection.find", &CollectionOps::find},
+        {"collection.insert", &CollectionOps::insert},
         {"collection.update", &CollectionOps::update},
         {"collection.upsert", &CollectionOps::upsert},
         {"collection.count", &CollectionOps::count},
@@ -34,15 +39,16 @@ class CollectionPlugin final : public opbase::Plugin {
         {"collection.statement", &CollectionOps::statement},
     };
     for (const auto& [name, handler] : user_ops) {
-      r.op(name, Access::kUser,
+      r.op(name, Access::kUserOptional,
            [this, handler = handler](const Request& req) { return ((*ops_).*handler)(req); });
     }
-    // Anonymous insert is possible for listed collections (docs/api.md#anonymous-insert): the
-    // op decides.
-    r.op("collection.insert", Access::kUserOptional,
-         [this](const Request& req) { return ops_->insert(req); });
+    rules_ops_ = std::make_unique<RulesOps>(host(), ops_->rules());
+    r.op("collection.rules.get", Access::kAdmin,
+         [this](const Request& req) { return rules_ops_->get(req); });
+    r.op("collection.rules.update", Access::kAdmin,
+         [this](const Request& req) { return rules_ops_->update(req); });
     // Indexes and query plans are the administrators' (docs/api.md#indexes-and-query-plans).
-    index_ops_ = std::make_unique<IndexOps>(host(), ops_->user_query());
+    index_ops_ = std::make_unique<IndexOps>(host(), ops_->user_query(), ops_->rules());
     using IndexHandler = Result<Reply> (IndexOps::*)(const Request&);
     const std::pair<const char*, IndexHandler> admin_ops[] = {
         {"collection.index.list", &IndexOps::list},
@@ -59,6 +65,7 @@ class CollectionPlugin final : public opbase::Plugin {
         {"collection.admin.list", &CollectionOps::list_collections},
         {"collection.admin.find", &CollectionOps::find},
         {"collection.admin.count", &CollectionOps::count},
+        {"collection.admin.update", &CollectionOps::update},
         {"collection.admin.delete", &CollectionOps::remove},
         {"collection.admin.restore", &CollectionOps::restore},
         {"collection.admin.claim", &CollectionOps::claim},
@@ -73,6 +80,7 @@ class CollectionPlugin final : public opbase::Plugin {
  private:
   std::unique_ptr<CollectionOps> ops_;
   std::unique_ptr<IndexOps> index_ops_;
+  std::unique_ptr<RulesOps> rules_ops_;
 };
 
 }  // namespace

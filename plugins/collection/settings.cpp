@@ -26,7 +26,9 @@ Result<Settings> Settings::load(const Host& host) {
         std::tuple{"datastore.limit_cap", int64_t{1}, int64_t{100'000}, &s.limit_cap},
         std::tuple{"datastore.max_lookup_scan", int64_t{1}, int64_t{1'000'000}, &s.max_lookup_scan},
         std::tuple{"datastore.deleted_retention_s", int64_t{0}, int64_t{315'360'000},
-                   &s.deleted_retention_s}}) {
+                   &s.deleted_retention_s},
+        std::tuple{"datastore.max_sharing_entries", int64_t{1}, int64_t{10'000},
+                   &s.max_sharing_entries}}) {
     if (Status st = read_int(host, key, min, max, out); !st) return st;
   }
   s.anonymous_collections = host.config_list("datastore.anonymous_insert");

@@ -16,7 +16,8 @@ struct Settings {
   int64_t limit_cap = 1000;                        // largest find limit (docs/api.md#find)
   int64_t max_lookup_scan = 10'000;                // documents a find with lookup + filter may join
   int64_t deleted_retention_s = 86'400;            // soft-deleted documents are purged after this
-  std::vector<std::string> anonymous_collections;  // anonymous insert allowed
+  int64_t max_sharing_entries = 100;               // entries of one _readers or _writers list
+  std::vector<std::string> anonymous_collections;  // create rule [users, anyone] by default
   std::string captcha_service = "captcha.verify";  // verifies an anonymous insert's captcha
 
   // VALIDATION_ERROR naming the key when a value is out of range.

@@ -130,6 +130,12 @@ bool HttpResponse::has_header(std::string_view name) const {
   return headers.count(lower(name)) > 0;
 }
 
+std::string HttpResponse::error_code() const {
+  const nlohmann::json body = nlohmann::json::parse(this->body, nullptr, false);
+  if (!body.is_object() || !body.contains("error") || !body["error"].is_object()) return "OK";
+  return body["error"].value("code", "");
+}
+
 std::string HttpResponse::describe() const {
   std::string text = "HTTP " + std::to_string(status);
   if (!error.empty()) text += " (transport error: " + error + ")";

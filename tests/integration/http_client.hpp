@@ -44,6 +44,8 @@ struct HttpResponse {
   bool has_header(std::string_view name) const;
   // One line for failure messages: status, error and the start of the body.
   std::string describe() const;
+  // The envelope's error.code, or "OK" when the body holds no error.
+  std::string error_code() const;
 };
 
 // How a request body travels: with Content-Length, or in chunks (Transfer-Encoding: chunked).

@@ -11,6 +11,7 @@
 #include "ops/lookup.hpp"
 #include "ops/pagination.hpp"
 #include "ops/request_fields.hpp"
+#include "ops/sharing_fields.hpp"
 #include "ops/statement.hpp"
 #include "ops/update_fields.hpp"
 
@@ -23,15 +24,15 @@ using nlohmann::json;
 constexpr int64_t kPurgeIntervalMs = 60'000;
 constexpr std::string_view kAdminPrefix = "collection.admin.";
 
-// Users' ops act on the caller's own documents; the administrators' collection.admin.* ops, the
-// same handlers under other names, on every user's (docs/api.md#collections-across-users).
-store::Scope scope_of(const Request& request) {
-  if (request.op.starts_with(kAdminPrefix)) return store::Scope::everyone();
-  return store::Scope::user(std::string(request.user_id));
-}
-
 json owner_of(const Request& request) {
   return request.signed_in() ? json(std::string(request.user_id)) : json(nullptr);
+}
+
+Status owner_only_sharing() {
+  return field_error(kReaders,
+                     "only a document's owner or an administrator changes its _readers "
+                     "and _writers",
+                     {}, code::kForbidden);
 }
 
 std::string known_key(std::string_view project, std::string_view collection) {
@@ -56,12 +57,117 @@ bool mentions_any(const std::vector<query::SortKey>& sort, const std::vector<Loo
 }  // namespace
 
 CollectionOps::CollectionOps(const Host& host, Settings settings)
-    : host_(host), store_(host), settings_(std::move(settings)) {
+    : host_(host),
+      store_(host),
+      settings_(std::move(settings)),
+      rule_book_(store_, std::set<std::string>(settings_.anonymous_collections.begin(),
+                                               settings_.anonymous_collections.end())) {
   user_query_.system_fields = base_fields();
+  for (std::string_view list : kSharingFields) user_query_.system_fields.emplace_back(list);
   user_query_.limit_cap = settings_.limit_cap;
 }
 
 // ---- Shared steps ------------------------------------------------------------------------------
+
+// The administrators' collection.admin.* ops, the same handlers under other names, act on every
+// user's documents (docs/api.md#collections-across-users).
+bool CollectionOps::acts_as_admin(const Request& request) const {
+  return request.op.starts_with(kAdminPrefix);
+}
+
+Result<std::optional<store::Scope>> CollectionOps::scope_of(const Request& request,
+                                                            const std::string& collection,
+                                                            Action action) {
+  using Scope = std::optional<store::Scope>;
+  if (acts_as_admin(request)) return Scope(store::Scope::everyone());
+  auto rules = rule_book_.of(request.project_id, collection, host_.now_ms());
+  if (!rules) return rules.status();
+  const Caller caller = Caller::of(request);
+  if (auto scope = scope_for(rules->of(action), action, caller)) return Scope(std::move(*scope));
+  if (!caller.signed_in()) {
+    return Status(code::kAuthenticationFailed, "sign in to " + std::string(action_name(action)) +
+                                                   " documents of '" + collection + "'");
+  }
+  if (action != Action::kRead && scope_for(rules->read, Action::kRead, caller)) {
+    return Status(code::kForbidden,
+                  "the rules of '" + collection + "' do not let you " +
+                      std::string(action_name(action)) + " its documents",
+                  {{"collection", collection}, {"action", action_name(action)}});
+  }
+  return Scope();  // nothing to reach: the documents are absent for this caller
+}
+
+Status CollectionOps::admit(const Request& request, const json& collection,
+                            std::initializer_list<Action> actions) {
+  if (request.signed_in() || acts_as_admin(request)) return Status::ok();
+  const bool inserts = actions.size() == 1 && *actions.begin() == Action::kCreate;
+  const Status refused(code::kAuthenticationFailed, inserts
+                                                        ? "sign in to insert into this collection"
+                                                        : "sign in to use this collection");
+  if (!collection.is_string() || !check_collection_name(collection.get<std::string>())) {
+    return refused;
+  }
+  auto rules = rule_book_.of(request.project_id, collection.get<std::string>(), host_.now_ms());
+  if (!rules) return rules.status();
+  for (Action action : actions) {
+    if (!rules->of(action).anyone) return refused;
+  }
+  return Status::ok();
+}
+
+Status CollectionOps::refuse_unreachable(const Request& request, const std::string& collection,
+                                         const store::Scope& action_scope,
+                                         const query::Match& match, Action action, bool sharing) {
+  if (acts_as_admin(request)) return Status::ok();
+  auto read = scope_of(request, collection, Action::kRead);
+  if (!read || !*read) return Status::ok();  // nothing readable to refuse
+  if (**read == action_scope && !sharing) return Status::ok();
+  store::FindRequest readable{collection, **read, store::State::kActive, match,
+                              {},         0,      settings_.max_batch,   false};
+  auto found = store_.find(request.project_id, readable);
+  if (!found) return found.status();
+  const std::string user(request.user_id);
+  for (const json& doc : found->documents) {
+    const std::string key = doc.value("_key", "");
+    if (!store::in_scope(action_scope, doc)) {
+      return Status(code::kForbidden,
+                    "you may read the document '" + key + "' but not " +
+                        std::string(action_name(action)) + " it",
+                    {{"collection", collection}, {"action", action_name(action)}, {"_key", key}});
+    }
+    const auto owner = doc.find("_userkey");
+    if (sharing && !(owner != doc.end() && owner->is_string() && *owner == user)) {
+      return Status(
+          code::kForbidden,
+          "only the owner of '" + key + "' or an administrator changes its _readers and _writers",
+          {{"field", kReaders}, {"_key", key}});
+    }
+  }
+  return Status::ok();
+}
+
+Result<json> CollectionOps::sharing_of_new(const Request& request, const json& data,
+                                           int64_t index) const {
+  json reserved = json::object();
+  if (!data.is_object()) return reserved;
+  for (std::string_view field : kSharingFields) {
+    const auto it = data.find(std::string(field));
+    if (it == data.end()) continue;
+    json more = index >= 0 ? json{{"index", index}} : json::object();
+    if (!request.signed_in() && !acts_as_admin(request)) {
+      return field_error(field, "an anonymous document has no owner to share it", std::move(more),
+                         code::kForbidden);
+    }
+    auto list = sharing_list(*it, field, settings_.max_sharing_entries);
+    if (!list) {
+      json details = list.status().details();
+      if (index >= 0) details["index"] = index;
+      return Status::validation(list.status().message(), std::move(details));
+    }
+    reserved[std::string(field)] = std::move(*list);
+  }
+  return reserved;
+}
 
 Status CollectionOps::require_collection(std::string_view project, const std::string& collection) {
   const std::string key = known_key(project, collection);
@@ -103,6 +209,8 @@ void CollectionOps::purge_if_due(std::string_view project, bool force) {
 // ---- find / count ------------------------------------------------------------------------------
 
 Result<Reply> CollectionOps::find(const Request& request) {
+  if (Status s = admit(request, request.body.value("collection", json()), {Action::kRead}); !s)
+    return s;
   const json& body = request.body;
   auto collection = collection_of(body);
   if (!collection) return collection.status();
@@ -121,10 +229,16 @@ Result<Reply> CollectionOps::find(const Request& request) {
     projection = std::move(*parsed);
   }
   if (Status s = require_collection(request.project_id, *collection); !s) return s;
+  auto scope = scope_of(request, *collection, Action::kRead);
+  if (!scope) return scope.status();
+  if (!*scope) {
+    return Reply(json::array())
+        .with_meta({{"pagination", pagination(paging->limit, paging->offset, 0, 0)}});
+  }
 
   store::FindRequest query;
   query.collection = *collection;
-  query.scope = scope_of(request);
+  query.scope = std::move(**scope);
   query.match = std::move(*match);
   query.sort = std::move(*sort);
   const auto lookup = body.find("lookup");
@@ -173,8 +287,12 @@ Result<store::FindAnswer> CollectionOps::find_with_lookup(const Request& request
     auto exists = store_.collection_exists(project, from);
     if (!exists) return exists.status();
     if (!*exists) return std::vector<json>{};
+    // The rules of `from` decide what joins: what the caller could find there.
+    auto scope = scope_of(request, from, Action::kRead);
+    if (!scope) return scope.status();
+    if (!*scope) return std::vector<json>{};
     store::FindRequest foreign{
-        from, scope_of(request), store::State::kActive, match, {}, 0, settings_.max_lookup_scan,
+        from, std::move(**scope), store::State::kActive, match, {}, 0, settings_.max_lookup_scan,
         false};
     auto answer = store_.find(project, foreign);
     if (!answer) return answer.status();
@@ -218,28 +336,42 @@ Result<store::FindAnswer> CollectionOps::find_with_lookup(const Request& request
 }
 
 Result<Reply> CollectionOps::count(const Request& request) {
+  if (Status s = admit(request, request.body.value("collection", json()), {Action::kRead}); !s)
+    return s;
   auto collection = collection_of(request.body);
   if (!collection) return collection.status();
   auto match = match_field(request.body, "match", true, user_query_);
   if (!match) return match.status();
   if (Status s = require_collection(request.project_id, *collection); !s) return s;
-  auto n = store_.count(request.project_id,
-                        {*collection, scope_of(request), store::State::kActive, std::move(*match)});
+  auto scope = scope_of(request, *collection, Action::kRead);
+  if (!scope) return scope.status();
+  if (!*scope) return Reply({{"count", 0}});
+  auto n = store_.count(request.project_id, {*collection, std::move(**scope), store::State::kActive,
+                                             std::move(*match)});
   if (!n) return n.status();
   return Reply({{"count", *n}});
 }
 
 // ---- insert ------------------------------------------------------------------------------------
 
-// Signed-in users own what they insert. Anonymous insert (docs/api.md#anonymous-insert) needs a
-// listed collection and a captcha the configured verifier accepts; nobody owns the result.
+// Signed-in users own what they insert, when the create rule lets them. Anonymous insert
+// (docs/api.md#anonymous-insert) needs `anyone` in the create rule and a captcha the configured
+// verifier accepts; nobody owns the result.
 Result<json> CollectionOps::owner_for_insert(const Request& request,
                                              const std::string& collection) {
-  if (request.signed_in()) return owner_of(request);
-  const auto& allowed = settings_.anonymous_collections;
-  if (std::find(allowed.begin(), allowed.end(), collection) == allowed.end()) {
-    return Status(code::kAuthenticationFailed, "sign in to insert into this collection");
+  if (acts_as_admin(request)) return owner_of(request);
+  auto rules = rule_book_.of(request.project_id, collection, host_.now_ms());
+  if (!rules) return rules.status();
+  const Caller caller = Caller::of(request);
+  if (!may_create(rules->create, caller)) {
+    if (!caller.signed_in()) {
+      return Status(code::kAuthenticationFailed, "sign in to insert into this collection");
+    }
+    return Status(code::kForbidden,
+                  "the rules of '" + collection + "' do not let you create its documents",
+                  {{"collection", collection}, {"action", "create"}});
   }
+  if (caller.signed_in()) return owner_of(request);
   const auto captcha = request.body.find("captcha");
   if (captcha == request.body.end() || !captcha->is_string() ||
       captcha->get_ref<const std::string&>().empty()) {
@@ -277,8 +409,11 @@ Result<Reply> CollectionOps::insert_documents(const Request& request, const std:
   store::InsertRequest insert{collection, {}, events_of("document.created", "", collection)};
   const int64_t now = host_.now_ms();
   for (std::size_t i = 0; i < n; ++i) {
-    auto doc = new_document(batch ? data[i] : data, *owner, now, settings_.max_document_bytes,
-                            batch ? static_cast<int64_t>(i) : -1);
+    const json& item = batch ? data[i] : data;
+    const int64_t index = batch ? static_cast<int64_t>(i) : -1;
+    auto reserved = sharing_of_new(request, item, index);
+    if (!reserved) return reserved.status();
+    auto doc = new_document(item, *owner, now, settings_.max_document_bytes, index, *reserved);
     if (!doc) return doc.status();
     insert.documents.push_back(std::move(*doc));
   }
@@ -291,6 +426,8 @@ Result<Reply> CollectionOps::insert_documents(const Request& request, const std:
 }
 
 Result<Reply> CollectionOps::insert(const Request& request) {
+  if (Status s = admit(request, request.body.value("collection", json()), {Action::kCreate}); !s)
+    return s;
   auto collection = collection_of(request.body);
   if (!collection) return collection.status();
   const auto data = request.body.find("data");
@@ -300,6 +437,14 @@ Result<Reply> CollectionOps::insert(const Request& request) {
 
 Result<Reply> CollectionOps::statement(const Request& request) {
   const auto text = request.body.find("query");
+  if (!request.signed_in()) {
+    // Refused first unless the statement names a collection anyone may insert into.
+    auto named = text != request.body.end() && text->is_string()
+                     ? parse_statement(text->get<std::string>())
+                     : Result<InsertStatement>(Status::validation("no statement"));
+    const json collection = named ? json(named->collection) : json();
+    if (Status s = admit(request, collection, {Action::kCreate}); !s) return s;
+  }
   if (text == request.body.end() || !text->is_string()) return missing("query", "a string");
   auto parsed = parse_statement(text->get<std::string>());
   if (!parsed) return parsed.status();
@@ -313,6 +458,8 @@ Result<Reply> CollectionOps::statement(const Request& request) {
 // ---- update / upsert ---------------------------------------------------------------------------
 
 Result<Reply> CollectionOps::update(const Request& request) {
+  if (Status s = admit(request, request.body.value("collection", json()), {Action::kUpdate}); !s)
+    return s;
   const json& body = request.body;
   auto collection = collection_of(body);
   if (!collection) return collection.status();
@@ -322,7 +469,12 @@ Result<Reply> CollectionOps::update(const Request& request) {
   }
   const int64_t now = host_.now_ms();
   store::UpdateRequest update{
-      *collection, scope_of(request), {}, events_of("", "document.updated", *collection)};
+      *collection, store::Scope::everyone(), {}, events_of("", "document.updated", *collection)};
+  // Owners and administrators set the sharing lists; administrators also the owner.
+  const ReservedFields reserved{settings_.max_sharing_entries, acts_as_admin(request)};
+  bool sharing = false;
+  query::Match selected;  // what the steps select, for refuse_unreachable
+  json keys = json::array();
   auto add_step = [&](query::Match match, json fields, int64_t index) -> Status {
     const auto size = static_cast<int64_t>(fields.dump().size());
     if (size > settings_.max_document_bytes) {
@@ -330,8 +482,10 @@ Result<Reply> CollectionOps::update(const Request& request) {
       if (index >= 0) details["index"] = index;
       return Status::validation("the update is larger than the maximum document size", details);
     }
-    auto change = change_from_fields(fields, now);
+    auto change = change_from_fields(fields, now, reserved);
     if (!change) return change.status();
+    sharing = sharing || changes_sharing(*change);
+    if (index == -2) selected = match;
     update.steps.push_back({std::move(match), std::move(*change)});
     return Status::ok();
   };
@@ -346,6 +500,7 @@ Result<Reply> CollectionOps::update(const Request& request) {
     }
     json fields = item;
     fields.erase("_key");
+    keys.push_back(*key);
     return add_step({{{"_key", {"_key"}}, query::Op::kEq, *key}}, std::move(fields), index);
   };
   const auto match_it = body.find("match");
@@ -353,7 +508,7 @@ Result<Reply> CollectionOps::update(const Request& request) {
     auto match = match_field(body, "match", true, user_query_);
     if (!match) return match.status();
     if (!data->is_object()) return missing("data", "an object of fields when match is given");
-    if (Status s = add_step(std::move(*match), *data, -1); !s) return s;
+    if (Status s = add_step(std::move(*match), *data, -2); !s) return s;
   } else if (data->is_array()) {
     if (data->empty()) return field_error("data", "'data' holds no update");
     if (static_cast<int64_t>(data->size()) > settings_.max_batch) {
@@ -366,13 +521,43 @@ Result<Reply> CollectionOps::update(const Request& request) {
   } else if (Status s = by_key(*data, -1); !s) {
     return s;
   }
+  for (const store::UpdateStep& step : update.steps) {
+    const auto owner = step.change.set.find("_userkey");
+    if (owner == step.change.set.end() || !owner->is_string()) continue;
+    // An administrator gives documents to an account that exists (asked of the auth plugin).
+    auto exists = host_.call_service("auth.user_exists", request.project_id, {{"user", *owner}});
+    if (!exists) return exists.status();
+    if (!exists->value("exists", false))
+      return field_error("_userkey", "no user has this _userkey");
+  }
   if (Status s = require_collection(request.project_id, *collection); !s) return s;
+  auto scope = scope_of(request, *collection, Action::kUpdate);
+  if (!scope) return scope.status();
+  if (!*scope) return Reply(json::array());
+  if (keys.size() > 0) {
+    selected = {{{"_key", {"_key"}}, query::Op::kIn, keys}};
+  }
+  if (Status s =
+          refuse_unreachable(request, *collection, **scope, selected, Action::kUpdate, sharing);
+      !s) {
+    return s;
+  }
+  update.scope = std::move(**scope);
+  if (sharing && !acts_as_admin(request)) {
+    // The sharing lists change only on documents the caller owns, and may change.
+    if (!update.scope.every_document() && !update.scope.owner) return owner_only_sharing();
+    update.scope = store::Scope::user(std::string(request.user_id));
+  }
   auto updated = store_.update(request.project_id, update);
   if (!updated) return updated.status();
   return Reply(answer_documents(std::move(updated->documents)));
 }
 
 Result<Reply> CollectionOps::upsert(const Request& request) {
+  if (Status s = admit(request, request.body.value("collection", json()),
+                       {Action::kUpdate, Action::kCreate});
+      !s)
+    return s;
   const json& body = request.body;
   auto collection = collection_of(body);
   if (!collection) return collection.status();
@@ -383,13 +568,34 @@ Result<Reply> CollectionOps::upsert(const Request& request) {
   const auto insert = body.find("insert");
   if (insert == body.end() || !insert->is_object()) return missing("insert", "an object");
   const int64_t now = host_.now_ms();
-  auto change = change_from_fields(*update, now);
+  auto change = change_from_fields(*update, now, {settings_.max_sharing_entries, false});
   if (!change) return change.status();
-  auto doc = new_document(*insert, owner_of(request), now, settings_.max_document_bytes, -1);
+  const bool sharing = changes_sharing(*change);
+  auto reserved = sharing_of_new(request, *insert, -1);
+  if (!reserved) return reserved.status();
+  auto owner = owner_for_insert(request, *collection);  // the create rule (and a captcha)
+  if (!owner) return owner.status();
+  auto doc = new_document(*insert, *owner, now, settings_.max_document_bytes, -1, *reserved);
   if (!doc) return doc.status();
+  auto scope = scope_of(request, *collection, Action::kUpdate);
+  if (!scope) return scope.status();
+  if (!*scope) {
+    return Status(code::kForbidden,
+                  "the rules of '" + *collection + "' do not let you update its documents",
+                  {{"collection", *collection}, {"action", "update"}});
+  }
+  if (sharing) {
+    if (!(*scope)->every_document() && !(*scope)->owner) return owner_only_sharing();
+  }
+  if (Status s =
+          refuse_unreachable(request, *collection, **scope, *match, Action::kUpdate, sharing);
+      !s) {
+    return s;
+  }
+  if (sharing) *scope = store::Scope::user(std::string(request.user_id));
   auto result = store_.upsert(
       request.project_id,
-      {*collection, scope_of(request), std::move(*match), std::move(*change), std::move(*doc),
+      {*collection, std::move(**scope), std::move(*match), std::move(*change), std::move(*doc),
        events_of("document.created", "document.updated", *collection)});
   if (!result) return result.status();
   if (result->inserted) {
@@ -404,15 +610,24 @@ Result<Reply> CollectionOps::upsert(const Request& request) {
 
 Result<Reply> CollectionOps::move_state(const Request& request, store::State to,
                                         std::string_view event) {
+  if (Status s = admit(request, request.body.value("collection", json()), {Action::kDelete}); !s)
+    return s;
   auto collection = collection_of(request.body);
   if (!collection) return collection.status();
   auto match = match_field(request.body, "match", true, user_query_);
   if (!match) return match.status();
   if (Status s = require_collection(request.project_id, *collection); !s) return s;
-  purge_if_due(request.project_id, false);
+  auto scope = scope_of(request, *collection, Action::kDelete);
+  if (!scope) return scope.status();
   const std::string ref = new_ref();
+  if (!*scope) return Reply({{"_ref", ref}});  // nothing the caller could reach matched
+  if (Status s = refuse_unreachable(request, *collection, **scope, *match, Action::kDelete, false);
+      !s) {
+    return s;
+  }
+  purge_if_due(request.project_id, false);
   auto moved =
-      store_.change_state(request.project_id, {*collection, scope_of(request), std::move(*match),
+      store_.change_state(request.project_id, {*collection, std::move(**scope), std::move(*match),
                                                store::State::kActive, to, ref, host_.now_ms(),
                                                events_of("", std::string(event), *collection)});
   if (!moved) return moved.status();
@@ -428,6 +643,8 @@ Result<Reply> CollectionOps::archive(const Request& request) {
 }
 
 Result<Reply> CollectionOps::restore(const Request& request) {
+  if (Status s = admit(request, request.body.value("collection", json()), {Action::kDelete}); !s)
+    return s;
   auto collection = collection_of(request.body);
   if (!collection) return collection.status();
   const auto match = request.body.find("match");
@@ -437,9 +654,12 @@ Result<Reply> CollectionOps::restore(const Request& request) {
     return field_error("match._ref", "match must hold the _ref answered by delete or archive");
   }
   if (Status s = require_collection(request.project_id, *collection); !s) return s;
+  auto scope = scope_of(request, *collection, Action::kDelete);  // restore undoes a delete
+  if (!scope) return scope.status();
+  if (!*scope) return Reply({{"data", false}});
   purge_if_due(request.project_id, true);  // a _ref past the retention restores nothing
   auto restored =
-      store_.restore(request.project_id, {*collection, scope_of(request), ref->get<std::string>(),
+      store_.restore(request.project_id, {*collection, std::move(**scope), ref->get<std::string>(),
                                           events_of("", "document.updated", *collection)});
   if (!restored) return restored.status();
   return Reply({{"data", !restored->keys.empty()}});
@@ -483,6 +703,7 @@ Result<Reply> CollectionOps::list_collections(const Request& request) {
   if (!names) return names.status();
   json out = json::array();
   for (const std::string& name : *names) {
+    if (!check_collection_name(name)) continue;  // the plugin's own, such as the rules
     json entry = {{"name", name}};
     for (auto [state, field] : {std::pair{store::State::kActive, "active"},
                                 std::pair{store::State::kArchived, "archived"},

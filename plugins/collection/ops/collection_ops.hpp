@@ -1,8 +1,9 @@
 // The datastore ops (docs/api.md#the-datastore) over the project's DocumentStore:
 // find, insert, update, upsert, count, delete, archive, restore, and the statement form of
-// insert. Every op acts only on the caller's own documents (scope = the signed-in user), but
-// under the administrators' names collection.admin.find, .count, .delete and .restore the same
-// handlers act on every user's; collection.admin.list names the collections with their counts.
+// insert. Each op acts on the documents the collection's rules let the caller reach for its
+// action (rules/caller_access.hpp: by default their own), but under the administrators' names
+// collection.admin.find, .count, .update, .delete and .restore the same handlers act on every
+// user's; collection.admin.list names the collections with their counts.
 // Thread-safety: handlers run concurrently; the shared caches are guarded.
 #pragma once
 
@@ -16,6 +17,8 @@
 #include "opbase/host.hpp"
 #include "opbase/op.hpp"
 #include "opbase/query.hpp"
+#include "rules/caller_access.hpp"
+#include "rules/rule_book.hpp"
 #include "settings.hpp"
 
 namespace opbase::collection {
@@ -39,11 +42,33 @@ class CollectionOps {
 
   // How users' queries are parsed: the base properties addressable, limits at limit_cap.
   const query::ParseOptions& user_query() const { return user_query_; }
+  const RuleBook& rules() const { return rule_book_; }
 
  private:
+  // The documents the caller may take `action` on, or nullopt when the rules grant them none
+  // (for read, and for a write on a collection they cannot read: then those documents are
+  // simply absent). A refusal to say is the answer's status: AUTHENTICATION_FAILED without a
+  // token, FORBIDDEN for a write on a collection the caller reads.
+  Result<std::optional<store::Scope>> scope_of(const Request& request,
+                                               const std::string& collection, Action action);
+  // AUTHENTICATION_FAILED for a caller without a token unless `collection` is a valid name whose
+  // rules say `anyone` for every one of `actions`: checked before anything else, so such a
+  // caller learns nothing from the other checks (as when every op needed a sign-in).
+  Status admit(const Request& request, const nlohmann::json& collection,
+               std::initializer_list<Action> actions);
+  // FORBIDDEN when the caller may read a document `match` selects but not take `action` on it,
+  // or when `sharing` and they do not own it (docs/api.md#who-may-read-and-change-a-document).
+  Status refuse_unreachable(const Request& request, const std::string& collection,
+                            const store::Scope& action_scope, const query::Match& match,
+                            Action action, bool sharing);
+  // The reserved fields a new document takes from `data`: its sharing lists, which only a
+  // signed-in creator (its owner) sets.
+  Result<nlohmann::json> sharing_of_new(const Request& request, const nlohmann::json& data,
+                                        int64_t index) const;
   Result<Reply> insert_documents(const Request& request, const std::string& collection,
                                  const nlohmann::json& data);
   Result<nlohmann::json> owner_for_insert(const Request& request, const std::string& collection);
+  bool acts_as_admin(const Request& request) const;
   Status require_collection(std::string_view project, const std::string& collection);
   Result<Reply> move_state(const Request& request, store::State to, std::string_view event);
   void purge_if_due(std::string_view project, bool force);
@@ -58,6 +83,7 @@ class CollectionOps {
   DocumentStore store_;
   Settings settings_;
   query::ParseOptions user_query_;  // users' limits; base properties addressable
+  RuleBook rule_book_;
 
   std::shared_mutex known_mutex_;
   std::set<std::string, std::less<>> known_collections_;  // "<project>/<name>": exist for good

@@ -46,7 +46,7 @@ Status check_nested_names(const json& value, std::string_view field) {
 }
 
 Result<json> new_document(const json& data, const json& owner, int64_t now_ms, int64_t max_bytes,
-                          int64_t index) {
+                          int64_t index, const json& reserved) {
   auto with_index = [&](json details) {
     if (index >= 0) details["index"] = index;
     return details;
@@ -66,6 +66,7 @@ Result<json> new_document(const json& data, const json& owner, int64_t now_ms, i
     }
     doc[name] = value;
   }
+  for (const auto& [name, value] : reserved.items()) doc[name] = value;
   const std::string now = iso_time(now_ms);
   doc["_key"] = new_key();
   doc["_userkey"] = owner;

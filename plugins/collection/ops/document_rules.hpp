@@ -24,12 +24,14 @@ std::string new_key();
 std::string new_ref();
 
 // The stored form of a user's new document: user fields without the `_`-names (ignored on
-// insert), plus _key, _userkey (null when anonymous), _created_at and
-// _modified_at. VALIDATION_ERROR when `data` is not an object, a field name is empty or starts
-// with '$' (at any depth), or the document's JSON is over `max_bytes` (details: limit, size,
-// and index when `index` >= 0).
+// insert), plus `reserved` (an object of reserved fields the caller checked and allows, such as
+// the sharing lists), _key, _userkey (null when anonymous), _created_at and _modified_at.
+// VALIDATION_ERROR when `data` is not an object, a field name is empty or starts with '$' (at any
+// depth), or the document's JSON is over `max_bytes` (details: limit, size, and index when `index`
+// >= 0).
 Result<nlohmann::json> new_document(const nlohmann::json& data, const nlohmann::json& owner,
-                                    int64_t now_ms, int64_t max_bytes, int64_t index);
+                                    int64_t now_ms, int64_t max_bytes, int64_t index,
+                                    const nlohmann::json& reserved = nlohmann::json::object());
 
 // A field name users may write (non-empty, not starting with '_' or '$').
 bool user_field_name(std::string_view name);

@@ -1,10 +1,12 @@
 // The datastore's index admin ops (see ops/index_ops.hpp).
 #include "ops/index_ops.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "opbase/field_error.hpp"
 #include "ops/request_fields.hpp"
+#include "rules/caller_access.hpp"
 
 namespace opbase::collection {
 namespace {
@@ -22,8 +24,8 @@ Result<std::string> field_of(const json& body, const query::ParseOptions& option
 
 }  // namespace
 
-IndexOps::IndexOps(const Host& host, query::ParseOptions user_query)
-    : store_(host), user_query_(std::move(user_query)) {}
+IndexOps::IndexOps(const Host& host, query::ParseOptions user_query, const RuleBook& rules)
+    : host_(host), store_(host), user_query_(std::move(user_query)), rules_(rules) {}
 
 Result<Reply> IndexOps::list(const Request& request) {
   auto collection = collection_of(request.body);
@@ -52,7 +54,8 @@ Result<Reply> IndexOps::drop(const Request& request) {
   return Reply(json{{"dropped", true}});
 }
 
-// The query as collection.find reads it, over one user's documents (`user`) or everyone's.
+// The query as collection.find reads it: as the user `user` with the token roles `roles` (["user"]
+// unless given) under the collection's rules, or over everyone's documents.
 Result<Reply> IndexOps::explain(const Request& request) {
   const json& body = request.body;
   auto collection = collection_of(body);
@@ -71,11 +74,27 @@ Result<Reply> IndexOps::explain(const Request& request) {
   if (count != body.end() && !count->is_boolean()) {
     return field_error("count", "count must be a boolean");
   }
+  Caller caller{user != body.end() && user->is_string() ? user->get<std::string>() : "", {"user"}};
+  if (const auto roles = body.find("roles"); roles != body.end() && !roles->is_null()) {
+    if (!roles->is_array() ||
+        !std::all_of(roles->begin(), roles->end(), [](const json& r) { return r.is_string(); })) {
+      return field_error("roles", "roles must be an array of role names");
+    }
+    caller.roles = roles->get<std::vector<std::string>>();
+  }
+  std::optional<store::Scope> scope = store::Scope::everyone();
+  if (caller.signed_in()) {
+    auto rules = rules_.of(request.project_id, *collection, host_.now_ms());
+    if (!rules) return rules.status();
+    scope = scope_for(rules->read, Action::kRead, caller);
+  }
+  if (!scope) {  // the rules let this user read nothing there
+    return Reply(json{
+        {"plan", "none"}, {"index", nullptr}, {"rows_read", 0}, {"matched", 0}, {"time_ms", 0}});
+  }
   store::FindRequest query;
   query.collection = *collection;
-  query.scope = user != body.end() && user->is_string()
-                    ? store::Scope::user(user->get<std::string>())
-                    : store::Scope::everyone();
+  query.scope = std::move(*scope);
   query.match = std::move(*match);
   query.sort = std::move(*sort);
   query.limit = paging->limit;

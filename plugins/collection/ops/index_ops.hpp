@@ -9,13 +9,15 @@
 #include "opbase/host.hpp"
 #include "opbase/op.hpp"
 #include "opbase/query.hpp"
+#include "rules/rule_book.hpp"
 
 namespace opbase::collection {
 
 class IndexOps {
  public:
-  // `user_query`: the parse options of users' queries, so explain reads a query as find does.
-  IndexOps(const Host& host, query::ParseOptions user_query);
+  // `user_query`: the parse options of users' queries, so explain reads a query as find does;
+  // `rules`: the collections' rules, so it reads one user's query as their find does.
+  IndexOps(const Host& host, query::ParseOptions user_query, const RuleBook& rules);
 
   Result<Reply> list(const Request& request);
   Result<Reply> add(const Request& request);
@@ -23,8 +25,10 @@ class IndexOps {
   Result<Reply> explain(const Request& request);
 
  private:
+  const Host& host_;
   DocumentStore store_;
   query::ParseOptions user_query_;
+  const RuleBook& rules_;
 };
 
 }  // namespace opbase::collection

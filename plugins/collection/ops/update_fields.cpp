@@ -8,6 +8,7 @@
 #include "opbase/field_error.hpp"
 #include "opbase/query.hpp"
 #include "ops/document_rules.hpp"
+#include "ops/sharing_fields.hpp"
 
 namespace opbase::collection {
 namespace {
@@ -53,15 +54,50 @@ Status add_function(const std::string& key, const json& value, int64_t now_ms,
   return Status::ok();
 }
 
+// A reserved field: a sharing list set whole or removed, or the owner set.
+Status add_reserved(const std::string& key, const json& value, const std::string& name,
+                    const ReservedFields& reserved, store::Change* change) {
+  if (key.front() == '@') {
+    if (value != "@unset()" || name == "_userkey") {
+      return bad("'" + key + "' can only be set whole" +
+                     std::string(name == "_userkey" ? "" : ", or removed with \"@unset()\""),
+                 key);
+    }
+    change->unset.push_back(name);
+    return Status::ok();
+  }
+  if (name == "_userkey") {
+    if (!value.is_string() && !value.is_null())
+      return bad("_userkey must be a user key or null", key);
+    change->set[name] = value;
+    return Status::ok();
+  }
+  auto list = sharing_list(value, name, reserved.max_sharing_entries);
+  if (!list) return list.status();
+  change->set[name] = std::move(*list);
+  return Status::ok();
+}
+
 }  // namespace
 
-Result<store::Change> change_from_fields(const json& fields, int64_t now_ms) {
+Result<store::Change> change_from_fields(const json& fields, int64_t now_ms,
+                                         const ReservedFields& reserved) {
   if (!fields.is_object()) return bad("the update must be an object of fields", "data");
   store::Change change;
   std::vector<std::string> paths;
   for (const auto& [key, value] : fields.items()) {
     const bool function = !key.empty() && key.front() == '@';
     const std::string name = function ? key.substr(1) : key;
+    const bool sharing = reserved.max_sharing_entries > 0 && is_sharing_field(name);
+    const bool owner = reserved.owner && name == "_userkey";
+    if (sharing || owner) {
+      if (std::find(paths.begin(), paths.end(), name) != paths.end()) {
+        return bad("two updates of the same field", key);
+      }
+      if (Status s = add_reserved(key, value, name, reserved, &change); !s) return s;
+      paths.push_back(name);
+      continue;
+    }
     if (!name.empty() && name.front() == '_') {
       return bad("fields starting with '_' are managed by the system and cannot be changed", key);
     }

@@ -1,5 +1,6 @@
 // client.collection(name): one method per datastore op on one collection
-// (docs/api.md#datastore-ops), called as the signed-in user. Each resolves to the op's `data`,
+// (docs/api.md#datastore-ops), called as the signed-in user (or without a token, which the
+// collection's rules may allow: docs/api.md#who-may-read-and-change-a-document). Each resolves to the op's `data`,
 // except find, whose `meta` holds the pagination: it resolves to {data, meta}.
 
 export class Collection {
@@ -76,6 +77,16 @@ export class Collection {
   /** collection.index.drop (admin). */
   async dropIndex(field) {
     return (await this.#op('index.drop', { field }, { admin: true })).data;
+  }
+
+  /** collection.rules.get (admin): who may read, create, update and delete. */
+  async rules() {
+    return (await this.#op('rules.get', {}, { admin: true })).data.rules;
+  }
+
+  /** collection.rules.update (admin): any of {read, create, update, delete}; null is the default. */
+  async setRules(rules) {
+    return (await this.#op('rules.update', { rules }, { admin: true })).data.rules;
   }
 
   /** collection.explain (admin): how a find (or, with count: true, a count) is read. */

@@ -1,7 +1,25 @@
 // Types of @opbase/client. Field names are the API's own (docs/api.md).
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Document = { _key: string; [field: string]: Json };
+/** User keys and "role:<name>" entries (docs/api.md#who-may-read-and-change-a-document). */
+export type SharingList = string[];
+export type Document = {
+  _key: string;
+  _userkey?: string | null;
+  _readers?: SharingList;
+  _writers?: SharingList;
+  [field: string]: Json | undefined;
+};
+
+/** "owner" | "users" | "anyone" | "shared" | "role:<name>" */
+export type RuleEntry = 'owner' | 'users' | 'anyone' | 'shared' | `role:${string}`;
+export interface Rules {
+  read: RuleEntry[];
+  /** No "owner" or "shared" here: a new document has neither yet. */
+  create: RuleEntry[];
+  update: RuleEntry[];
+  delete: RuleEntry[];
+}
 
 export interface Envelope<D = Json, M = Record<string, Json>> {
   data: D;
@@ -144,7 +162,11 @@ export declare class Collection {
   indexes(): Promise<{ indexes: Index[]; noticed: { field: string; costly_queries: number; rows_read: number; time_ms: number }[] }>;
   addIndex(field: string): Promise<Index>;
   dropIndex(field: string): Promise<{ dropped: boolean }>;
-  explain(params?: FindParams & { count?: boolean; user?: string }): Promise<{ plan: string; index: string | null; rows_read: number; matched: number; time_ms: number }>;
+  explain(params?: FindParams & { count?: boolean; user?: string; roles?: string[] }): Promise<{ plan: string; index: string | null; rows_read: number; matched: number; time_ms: number }>;
+  /** Administrators: the collection's rules, every action filled in. */
+  rules(): Promise<Rules>;
+  /** Administrators: set some actions' rules (null puts one back to its default). */
+  setRules(rules: Partial<{ [action in keyof Rules]: RuleEntry[] | null }>): Promise<Rules>;
 }
 
 export interface WebhookEndpoint {

@@ -144,6 +144,29 @@ test('the admin ops take the server admin key', async () => {
   await assert.rejects(client().collection('x').indexes(), { code: 'AUTHENTICATION_FAILED' });
 });
 
+test('collection rules: a public read, and a document shared with one writer', async () => {
+  const admin = client({ adminKey: daemon.adminKey });
+  const name = `shared_${process.pid}`;
+  const rules = await admin.collection(name).setRules({ read: ['owner', 'shared'], update: ['owner', 'shared'] });
+  assert.deepEqual(rules, { read: ['owner', 'shared'], create: ['users'], update: ['owner', 'shared'], delete: ['owner'] });
+  const { client: ada } = await signedIn('ada');
+  const { client: bob } = await signedIn('bob');
+  const { client: eve } = await signedIn('eve');
+  const bobKey = (await bob.auth.user())._userkey;
+  const [doc] = await ada.collection(name).insert({ text: 'plan', _writers: [bobKey] });
+  assert.deepEqual(doc._writers, [bobKey]);
+  assert.equal((await bob.collection(name).find()).data.length, 1);
+  assert.equal(await eve.collection(name).count(), 0);
+  const [edited] = await bob.collection(name).update({ data: { _key: doc._key, text: 'plan b' } });
+  assert.equal(edited.text, 'plan b');
+  await assert.rejects(bob.collection(name).update({ data: { _key: doc._key, _readers: [bobKey] } }), {
+    code: 'FORBIDDEN',
+  });
+  await admin.collection(name).setRules({ read: ['anyone'] });
+  assert.equal((await client().collection(name).find()).data[0].text, 'plan b', 'no token: anyone reads');
+  await assert.rejects(client().collection(name).rules(), { code: 'AUTHENTICATION_FAILED' });
+});
+
 test('jwks gives the public key that verifies the id token; a wrong endpoint key is UNKNOWN_OPERATION', async () => {
   const { client: c } = await signedIn('jwks');
   const { keys } = await c.auth.jwks();

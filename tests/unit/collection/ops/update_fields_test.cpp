@@ -243,5 +243,35 @@ TEST(UpdateFields, NonAsciiNamesAreFieldNames) {
   EXPECT_EQ(change.set.at("名前"), json("x"));
 }
 
+TEST(UpdateFields, ReservedFieldsOnlyWhenTheCallerAllowsThem) {
+  expect_refused({{"_readers", {"a"}}}, "_readers");
+  expect_refused({{"_userkey", "a"}}, "_userkey");
+  const ReservedFields sharing{4, false};
+  auto change = change_from_fields(
+      {{"_readers", {"a", "a", "role:r"}}, {"@_writers", "@unset()"}, {"n", 1}}, kNow, sharing);
+  ASSERT_TRUE(change) << change.status().to_string();
+  EXPECT_EQ(change->set["_readers"], (json{"a", "role:r"}));
+  EXPECT_EQ(change->unset, std::vector<std::string>{"_writers"});
+  for (const auto& [fields, field] : std::vector<std::pair<json, std::string>>{
+           {{{"_readers", "a"}}, "_readers"},
+           {{{"_readers", {"a", "b", "c", "d", "e"}}}, "_readers"},
+           {{{"@_readers", "@inc(1)"}}, "@_readers"},
+           {{{"_readers.0", "a"}}, "_readers.0"},
+           {{{"_userkey", "a"}}, "_userkey"},
+           {{{"_readers", {"a"}}, {"@_readers", "@unset()"}}, "_readers"}}) {  // '@' first
+    SCOPED_TRACE(fields.dump());
+    auto refused = change_from_fields(fields, kNow, sharing);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.status().details()["field"], field);
+  }
+  auto owner = change_from_fields({{"_userkey", "b"}}, kNow, {0, true});
+  ASSERT_TRUE(owner) << owner.status().to_string();
+  EXPECT_EQ(owner->set["_userkey"], "b");
+  auto unowned = change_from_fields({{"_userkey", nullptr}}, kNow, {0, true});
+  ASSERT_TRUE(unowned);
+  EXPECT_TRUE(unowned->set["_userkey"].is_null());
+  EXPECT_FALSE(change_from_fields({{"_userkey", 5}}, kNow, {0, true}));
+}
+
 }  // namespace
 }  // namespace opbase::collection

@@ -1,0 +1,47 @@
+// The rules of every collection of every project (docs/api.md#collection-rules): the defaults
+// unless an administrator set some, kept by the SDK's StoredSettings, one document per collection
+// in a collection users cannot name, so every daemon of a shared store sees a change within
+// `storage.settings_reload_s` and the one that made it at once.
+// Thread-safety: every method may be called from any thread.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "opbase/document_store.hpp"
+#include "opbase/stored_settings.hpp"
+#include "rules/collection_rules.hpp"
+
+namespace opbase::collection {
+
+class RuleBook {
+ public:
+  // The plugin's collection of rules documents: not a collection name users may give
+  // (opbase/collection_name.hpp), so no user op reaches it.
+  static constexpr std::string_view kRulesCollection = "$rules";
+
+  // `anonymous_insert`: the collections whose default create rule lets anyone insert.
+  RuleBook(const DocumentStore& store, std::set<std::string> anonymous_insert);
+
+  Result<Rules> of(std::string_view project, std::string_view collection, int64_t now_ms) const;
+
+  // Applies `changes` (an object of any of read, create, update, delete: each an array of
+  // entries, or null for the default) and answers the rules after it. VALIDATION_ERROR naming
+  // `rules` or `rules.<action>`.
+  Result<Rules> change(std::string_view project, std::string_view collection,
+                       const nlohmann::json& changes, int64_t now_ms) const;
+
+ private:
+  const StoredSettings& settings_of(std::string_view collection) const;
+
+  const DocumentStore& store_;
+  std::set<std::string> anonymous_insert_;
+  mutable std::mutex mutex_;  // guards settings_
+  mutable std::map<std::string, std::unique_ptr<StoredSettings>, std::less<>> settings_;
+};
+
+}  // namespace opbase::collection
