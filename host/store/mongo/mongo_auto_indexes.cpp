@@ -26,7 +26,7 @@ int64_t now_ms() {
 // (a long path's name is a hash: then the name itself).
 std::string path_of(const std::string& name, std::string_view prefix) {
   const std::string rest = name.substr(prefix.size());
-  auto path = query::parse_path(rest);
+  auto path = query::parse_path(rest, store::wire_parse_options());
   return path && index_name(*path, prefix) == name ? rest : name;
 }
 
@@ -214,7 +214,7 @@ int64_t AutoIndexer::scope_size(std::string_view ns, std::string_view collection
 
 void AutoIndexer::create(const std::string& ns, const std::string& collection,
                          const std::string& path) {
-  auto parsed = query::parse_path(path);
+  auto parsed = query::parse_path(path, store::wire_parse_options());
   if (!parsed) return;
   const std::string name = index_name(*parsed, kAutoPrefix);
   {

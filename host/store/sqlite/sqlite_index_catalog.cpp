@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "opbase/store.hpp"
 #include "store/sqlite/sqlite_columns.hpp"
 
 namespace opbase::host::sqlite {
@@ -97,7 +98,7 @@ Status IndexCatalog::open(Connection& db, int64_t now_ms) {
   if (!stmt) return stmt.status();
   std::vector<FieldIndex> loaded;
   while ((*stmt)->step()) {
-    auto path = query::parse_path((*stmt)->text_at(2));
+    auto path = query::parse_path((*stmt)->text_at(2), opbase::store::wire_parse_options());
     if (!path) continue;  // written by this code, so always a path; skipped rather than fatal
     FieldIndex index;
     index.ns = std::string((*stmt)->text_at(0));

@@ -804,9 +804,13 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
       auto answer = page_by({plan == FindPlan::kDateWalk, fewest.lookup, std::nullopt});
       if (!answer) return answer.status();
       scanned = std::move(*answer);
+      // Index paths without lookups: probes on a walk of the scope, or a shared scope's lists,
+      // whose index gave the candidates.
       const bool probes_only = plan == FindPlan::kScan && !filter.index_paths.empty() && by_date;
-      *report = {plan_name(probes_only ? FindPlan::kDateWalk : plan), joined(filter.index_paths), 0,
-                 0};
+      const FindPlan reported = !probes_only             ? plan
+                                : request.scope.shares() ? FindPlan::kLookups
+                                                         : FindPlan::kDateWalk;
+      *report = {plan_name(reported), joined(filter.index_paths), 0, 0};
     }
     int64_t total = -1;
     if (scanned) {

@@ -352,5 +352,34 @@ TEST_F(AutoIndexTest, IndexesSurviveARestartAndAnUnfinishedBuildResumes) {
   expect_same_answers(*store, *plain);
 }
 
+TEST_F(AutoIndexTest, ASharedScopeIndexesItsListsAndTheIndexesSurviveARestart) {
+  std::vector<json> docs = documents(0, 200);
+  for (std::size_t i = 0; i < docs.size(); ++i) {
+    if (i % 3 == 0) docs[i]["_readers"] = json::array({"w", "role:r"});
+    if (i % 4 == 0) docs[i]["_writers"] = "w";
+  }
+  const Scope shared = Scope::shared("v", {"w"}, {"_readers", "_writers"});
+  const std::vector<std::string> expected = {"k100000", "k100003", "k100004", "k100005"};
+  {
+    auto store = open_store(path("shared.db"), no_auto_indexes());  // no policy needed
+    ASSERT_TRUE(store);
+    insert(*store, docs);
+    EXPECT_EQ(keys(*store, "{}", "_key asc", shared, 4), expected);  // read from the texts
+    store->wait_for_builds(kBuildWait);
+    const auto built = store->index_snapshot();
+    ASSERT_NE(index_on(built, "_readers"), nullptr);
+    ASSERT_NE(index_on(built, "_writers"), nullptr);
+    EXPECT_TRUE(index_on(built, "_readers")->ready);
+    EXPECT_EQ(keys(*store, "{}", "_key asc", shared, 4), expected);  // read from the indexes
+  }
+  auto store = open_store(path("shared.db"), no_auto_indexes());
+  ASSERT_TRUE(store);
+  const auto reopened = store->index_snapshot();
+  ASSERT_NE(index_on(reopened, "_readers"), nullptr);
+  EXPECT_TRUE(index_on(reopened, "_readers")->ready);
+  EXPECT_EQ(keys(*store, "{}", "_key asc", shared, 4), expected);
+  EXPECT_EQ(count(*store, "{}", shared), 120);
+}
+
 }  // namespace
 }  // namespace opbase

@@ -385,6 +385,35 @@ TEST_F(QueryPlansTest, ABuildStepReadsOnlyItsIdRange) {
   EXPECT_NE(plan.find("INTEGER PRIMARY KEY (rowid>? AND rowid<?)"), std::string::npos) << plan;
 }
 
+TEST_F(QueryPlansTest, ASharedScopeReadsOnlyTheDocumentsItReaches) {
+  // 30 of v's 2,000 documents list w, who owns none.
+  for (auto& store : {indexed_, plain_}) {
+    store::UpdateRequest share{"items", Scope::user("v"), {}};
+    share.steps.push_back({M(R"({"n:$lt": 30})"), {json{{"_readers", {"w", "x"}}}, {}, {}}});
+    auto shared = store->update(kNs, share);
+    ASSERT_TRUE(shared) << shared.status().to_string();
+    ASSERT_EQ(shared->documents.size(), 30u);
+  }
+  for (const char* list : {"_readers", "_writers"}) {
+    ASSERT_TRUE(indexed_->add_index(
+        kNs, "items", *query::parse_path(list, store::wire_parse_options()), IndexOrigin::kAdmin));
+  }
+  indexed_->wait_for_builds(std::chrono::seconds(60));
+  store::FindRequest r = request("{}", 100);
+  r.scope = Scope::shared("w", {"w", "role:user"}, {"_readers", "_writers"});
+  EXPECT_EQ(plan_of(r), "index_lookup");
+  auto plan = indexed_->explain(kNs, r, false);
+  ASSERT_TRUE(plan);
+  EXPECT_EQ((*plan)["rows_read"], 30);  // the 30 it reaches, not the 4,000 of the collection
+  EXPECT_EQ((*plan)["matched"], 30);
+  auto counted = indexed_->explain(kNs, r, true);
+  ASSERT_TRUE(counted);
+  EXPECT_EQ((*counted)["plan"], "index_lookup_count");
+  EXPECT_EQ((*counted)["matched"], 30);
+  r.match = M(R"({"g": 7})");  // an indexed condition drives, the scope's set filters
+  EXPECT_EQ(plan_of(r), "index_lookup");
+}
+
 TEST_F(QueryPlansTest, ACountWithoutConditionsIsKept) {
   EXPECT_EQ(count_plan_of("{}"), "kept_count");
   EXPECT_EQ(plan_of(request("{}", 10)), "scan");
