@@ -105,17 +105,14 @@ bench.take_from_pool = function(name, count)
   return lines
 end
 
--- For scenarios that send many bodies (query vectors, texts): each thread cycles through the
--- non-empty lines of $BENCH_STATE_DIR/<name>, each a request body, built into requests once in
--- init(), from a place of its own so threads do not send the same body at the same time. Call it
--- after wrk.headers are set.
-bench.cycle_bodies = function(name)
+-- Sends the requests `build()` returns (called once per thread, in init()) in turn, each thread
+-- from a place of its own so threads do not send the same request at the same time; `what`
+-- says what is missing when there are none.
+local function cycle(build, what)
   local requests, next_index = {}, 1
   init = function(args)
-    for body in io.lines(env("BENCH_STATE_DIR") .. "/" .. name) do
-      if body ~= "" then table.insert(requests, wrk.format(nil, nil, nil, body)) end
-    end
-    assert(#requests > 0, "no request bodies in " .. name .. ": did the setup run?")
+    requests = build()
+    assert(#requests > 0, what)
     math.randomseed(os.time() + (tonumber(tostring({}):match("0x(%x+)") or "0", 16) or 0) % 1000003)
     next_index = math.random(#requests)
   end
@@ -124,6 +121,38 @@ bench.cycle_bodies = function(name)
     next_index = next_index % #requests + 1
     return r
   end
+end
+
+-- For scenarios that send many bodies (query vectors, texts): each thread cycles through the
+-- non-empty lines of $BENCH_STATE_DIR/<name>, each a request body. Call it after wrk.headers
+-- are set.
+bench.cycle_bodies = function(name)
+  cycle(function()
+    local requests = {}
+    for body in io.lines(env("BENCH_STATE_DIR") .. "/" .. name) do
+      if body ~= "" then table.insert(requests, wrk.format(nil, nil, nil, body)) end
+    end
+    return requests
+  end, "no request bodies in " .. name .. ": did the setup run?")
+end
+
+-- For scenarios called by many users: each thread cycles through the id tokens of
+-- $BENCH_STATE_DIR/<name> (one per line, written by the setup hook), sending `json_body` as each
+-- user in turn. A Lua request(), as cycle_bodies: compare such figures with each other.
+bench.cycle_users = function(json_body, name)
+  bench.api_call(json_body)
+  cycle(function()
+    local requests = {}
+    for token in io.lines(env("BENCH_STATE_DIR") .. "/" .. name) do
+      if token ~= "" then
+        local headers = {}
+        for k, v in pairs(wrk.headers) do headers[k] = v end
+        headers["Authorization"] = "Bearer " .. token
+        table.insert(requests, wrk.format(nil, nil, headers, nil))
+      end
+    end
+    return requests
+  end, "no tokens in " .. name .. ": did the setup run?")
 end
 
 -- setup() runs once per wrk thread in the main Lua state: keep the threads so done() can read the

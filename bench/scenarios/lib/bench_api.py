@@ -28,6 +28,18 @@
                             each of 100 of them. Idempotent like big.
   bench_api.py one <file>   inserts one document for user "u0" in "bench_small" and writes
                             its _key to BENCH_STATE_DIR/<file>.
+  bench_api.py rules        the collection rules scenarios' data (docs/api.md#collection-rules):
+                            "rules_public", 10,000 documents of user w0 that every signed-in
+                            user reads (read rule ["users"]), and "rules_private", 10,000 of each
+                            reader r0..r7 under the default rules, "g" one of 100 numbers in
+                            both; "rules_shared", 1,000 to-do lists of 10 documents (10 owners
+                            with 100 lists each), read rule ["owner", "shared"], each list shared
+                            with three users (one writer, two readers) so that each reader
+                            r0..r7 sees three lists (30 documents) and the other places name
+                            users without accounts; "rules_owned", the same 10,000 documents
+                            under the default rules, 30 of them each reader's own. Writes the
+                            readers' tokens to BENCH_STATE_DIR/readers, one per line, and warms
+                            the automatic indexes the queries earn. Idempotent like big.
 Users are real accounts of the auth plugin, signed in with a password; their tokens are real
 ES256 id tokens, so every datastore figure includes the token check.
 Reads BENCH_URL, BENCH_ENDPOINT_KEY, BENCH_API_KEY and BENCH_STATE_DIR from the environment.
@@ -193,6 +205,61 @@ def seed_indexed5():
     open(marker, "w").close()
 
 
+READERS = ["r%d" % i for i in range(8)]
+
+
+def insert_all(collection, docs, token):
+    for first in range(0, len(docs), BATCH):
+        call({"op": "collection.insert", "collection": collection,
+              "data": docs[first:first + BATCH]}, token)
+
+
+def seed_rules():
+    marker = os.path.join(STATE, "rules.seeded")
+    if os.path.exists(marker):
+        return
+    started = time.time()
+    tokens = {user: token_of(user) for user in READERS + ["w0"] + ["o%d" % i for i in range(10)]}
+    keys = {user: call({"op": "auth.verify_id_token", "id_token": token})["_userkey"]
+            for user, token in tokens.items() if user in READERS}
+    with open(os.path.join(STATE, "readers"), "w") as out:
+        out.write("".join(tokens[user] + "\n" for user in READERS))
+    shape = lambda i: {"name": "doc %d" % i, "g": i % 100, "n": i}
+    call({"op": "collection.rules.update", "collection": "rules_public",
+          "rules": {"read": ["users"]}}, admin=True)
+    insert_all("rules_public", [shape(i) for i in range(10_000)], tokens["w0"])
+    for reader in READERS:
+        insert_all("rules_private", [shape(i) for i in range(10_000)], tokens[reader])
+    # List l (0..999) is owned by o<l // 100>; its three members are readers for the lists
+    # 3r, 3r+1 and 3r+2 of the first 24, and users without accounts for the others.
+    members = {}
+    for reader_no, reader in enumerate(READERS):
+        for l in range(3 * reader_no, 3 * reader_no + 3):
+            members.setdefault(l, []).append(keys[reader])
+    call({"op": "collection.rules.update", "collection": "rules_shared",
+          "rules": {"read": ["owner", "shared"], "update": ["owner", "shared"]}}, admin=True)
+    for owner in range(10):
+        shared, owned = [], []
+        for l in range(100 * owner, 100 * owner + 100):
+            names = (members.get(l, []) + ["nobody%04d%d" % (l, k) for k in range(3)])[:3]
+            for item in range(10):
+                doc = {"name": "list %d item %d" % (l, item), "list": l, "done": item % 2 == 0}
+                shared.append(dict(doc, _writers=names[:1], _readers=names[1:]))
+                owned.append(doc)
+        insert_all("rules_shared", shared, tokens["o%d" % owner])
+        # Owner-only: as many documents, 30 of them each reader's own (owner o0 has 240 fewer).
+        insert_all("rules_owned", owned[240:] if owner == 0 else owned, tokens["o%d" % owner])
+    for reader_no, reader in enumerate(READERS):
+        mine = [{"name": "mine %d" % i, "list": 3 * reader_no + i // 10, "done": i % 2 == 0}
+                for i in range(30)]
+        insert_all("rules_owned", mine, tokens[reader])
+    for collection, request in (("rules_public", {"g": 7}), ("rules_private", {"g": 7})):
+        warm("r0", json.dumps({"op": "collection.count", "collection": collection,
+                               "match": request}))
+    print("seeded the rules scenarios in %.1f s" % (time.time() - started))
+    open(marker, "w").close()
+
+
 def seed_one(file_name):
     doc = call({"op": "collection.insert", "collection": "bench_small",
                 "data": {"name": "one", "counter": 0, "text": "a small document"}},
@@ -219,5 +286,7 @@ if __name__ == "__main__":
         seed_people()
     elif command == "one":
         seed_one(sys.argv[2])
+    elif command == "rules":
+        seed_rules()
     else:
         raise SystemExit("bench_api.py: unknown command " + command)

@@ -1,0 +1,14 @@
+-- scenario: rules_owned_find
+-- measures: the same find over 10,000 documents under the default rules, 30 of them
+--           the caller's own. Called by eight users in turn.
+--           A Lua request() (bench.cycle_users): compare with the other rules_*
+--           figures, not the static ones.
+-- plugins: collection, auth
+-- set: auth.argon2.t_cost=1
+-- set: auth.argon2.m_cost_kib=64
+-- set: auth.argon2.parallelism=1
+-- setup: rules_owned_find.setup.sh seeds the rules scenarios' documents (bench_api.py rules)
+dofile(assert(os.getenv("BENCH_LIB"), "BENCH_LIB is not set: run scenarios through bench/run.sh"))
+
+bench.cycle_users('{"op":"collection.find","collection":"rules_owned","match":{},"limit":100}', "readers")
+bench.expect_body = '"size":30,'
