@@ -215,11 +215,35 @@ try {
   if (count.body.data?.count !== 2) fail('restore', `ada counts ${JSON.stringify(count.body)}`);
   await shot(page, 'data');
 
+  // ---- a collection's rules: notes opened to readers without a token, then back ----
+  await page.click('nav a[data-page=rules]');
+  await page.waitForSelector('#rules-editor table');
+  await page.fill('input[name=collection]', 'notes');
+  await page.click('button:text("Show rules")');
+  await page.waitForSelector('text=The rules of notes.');
+  if (!(await page.isDisabled('input[name=create-owner]'))) fail('rules', 'create offers owner');
+  await page.check('input[name=read-anyone]');
+  await page.fill('input[name=update-roles]', 'editor');
+  await page.click('#save-rules');
+  await page.waitForSelector('text=Saved the rules of notes.');
+  const adminSession = await call('auth.signin', { grant_type: 'password', email: env.OPBASE_ADMIN_EMAIL, password: env.OPBASE_ADMIN_PASSWORD });
+  const adminToken = adminSession.body.data?.id_token;
+  const rules = await call('collection.rules.get', { collection: 'notes' }, adminToken);
+  if (JSON.stringify(rules.body.data?.rules?.read) !== '["owner","anyone"]') fail('rules', `read is ${JSON.stringify(rules.body)}`);
+  if (JSON.stringify(rules.body.data?.rules?.update) !== '["owner","role:editor"]') fail('rules', `update is ${JSON.stringify(rules.body)}`);
+  const open = await call('collection.count', { collection: 'notes', match: {} });
+  if (open.body.data?.count !== 2) fail('rules', `without a token: ${JSON.stringify(open.body)}`);
+  await shot(page, 'rules');
+  await page.click('#rules-editor tbody tr >> nth=0 >> button:text("Default")');
+  await page.waitForSelector('text=back to its default');
+  const closed = await call('collection.count', { collection: 'notes', match: {} });
+  if (closed.status !== 401) fail('rules', `the default read still lets anyone count: ${JSON.stringify(closed.body)}`);
+
   // ---- the audit log shows the changes ----
   await page.click('nav a[data-page=audit]');
   await page.waitForSelector('#audit-entries table');
   const audit = await page.textContent('#audit-entries');
-  for (const op of ['auth.settings.update', 'auth.user.update', 'collection.admin.delete', 'collection.admin.restore', 'webhooks.endpoint.create']) {
+  for (const op of ['auth.settings.update', 'auth.user.update', 'collection.admin.delete', 'collection.admin.restore', 'collection.rules.update', 'webhooks.endpoint.create']) {
     if (!audit.includes(op)) fail('audit', `${op} is not in the log`);
   }
   await shot(page, 'audit');

@@ -4,6 +4,7 @@ import * as overview from "./pages/overview.js";
 import * as settings from "./pages/settings.js";
 import * as users from "./pages/users.js";
 import * as data from "./pages/data.js";
+import * as rules from "./pages/rules.js";
 import * as webhooks from "./pages/webhooks.js";
 import * as files from "./pages/files.js";
 import * as vectors from "./pages/vectors.js";
@@ -14,6 +15,7 @@ const pages = [
   ["settings", "Settings", settings],
   ["users", "Users", users],
   ["data", "Data", data],
+  ["rules", "Rules", rules],
   ["webhooks", "Webhooks", webhooks],
   ["files", "Files", files],
   ["vectors", "Vectors", vectors],
