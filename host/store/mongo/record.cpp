@@ -347,6 +347,16 @@ BsonDoc index_command(const std::vector<IndexSpec>& indexes, std::string_view pr
       append_scope_key(spec, {"created", "_id"});
       BSON_APPEND_UTF8(spec, "name", "scope_created");
     });
+    // Every owner's documents in date order: a collection its rules open to all.
+    append_index(array, index, [](bson_t* spec) {
+      bson_t key;
+      BSON_APPEND_DOCUMENT_BEGIN(spec, "key", &key);
+      for (const char* field : {"ns", "collection", "state", "created", "_id"}) {
+        BSON_APPEND_INT32(&key, field, 1);
+      }
+      bson_append_document_end(spec, &key);
+      BSON_APPEND_UTF8(spec, "name", "any_created");
+    });
     append_index(array, index, [](bson_t* spec) {
       bson_t key;
       BSON_APPEND_DOCUMENT_BEGIN(spec, "key", &key);

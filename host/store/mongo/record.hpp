@@ -72,7 +72,8 @@ BsonDoc find_options(const bson_t* sort, int64_t offset, int64_t limit);
 BsonDoc with_keys(const bson_t* filter, const std::vector<std::string>& keys);
 
 // The createIndexes command of `documents` (idempotent on the server): the scope and default
-// order {ns, collection, owner, state, created, _id}; {ref} (sparse: only non-active records
+// order {ns, collection, owner, state, created, _id}; the same without the owner (every
+// document's scope) {ns, collection, state, created, _id}; {ref} (sparse: only non-active records
 // have one); purge {ns, state, state_ms}; and {ns, collection, owner, state, doc.<path>} for
 // every declared path (one index per path: ns and collection lead the key, so it serves every
 // collection that declared the path).

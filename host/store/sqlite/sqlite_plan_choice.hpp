@@ -36,7 +36,8 @@ enum class FindPlan {
 
 struct FindFacts {
   bool by_date = true;  // the sort is the date (the default), either direction
-  // The scope index gives the date order: one owner's documents (every owner's are not).
+  // A scope index gives the date order: of one owner's documents, or of everyone's (not of a
+  // shared scope's).
   bool walkable = true;
   bool index_order = false;         // an IndexSort plan exists and its index is plain
   bool index_order_probed = false;  // it probes conditions on other paths (IndexSort::probed)

@@ -34,6 +34,8 @@ CREATE TABLE IF NOT EXISTS documents(
   created,  -- no type: numbers stay numbers, so the column sorts in compare_values order
   doc TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS documents_scope ON documents(ns, coll, owner, state, created, key);
+-- The same order whoever owns them: every document's scope (a collection its rules open to all).
+CREATE INDEX IF NOT EXISTS documents_any ON documents(ns, coll, state, created, key);
 CREATE INDEX IF NOT EXISTS documents_ref ON documents(ref) WHERE ref IS NOT NULL;
 CREATE INDEX IF NOT EXISTS documents_state_time ON documents(ns, state, state_ms) WHERE state <> 0;
 CREATE TABLE IF NOT EXISTS field_index(
@@ -694,7 +696,8 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
   const bool by_date = sorted_by_date(request.sort);
   // A total SQL decides comes from the count's own plan; a rest to test is counted in the pass.
   const bool pass_counts_all = request.with_total && !filter.rest.empty();
-  const bool walkable = request.scope.owner.has_value() && !request.scope.shares();
+  // The scope indexes give the date order of one owner's documents, or of everyone's.
+  const bool walkable = !request.scope.shares();
   int64_t rows_read = 0;
   auto answer = read([&](Connection& db) -> Result<std::string> {
     FindFacts facts{
@@ -710,8 +713,8 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
         pass_counts_all};
     FewestLookup fewest;
     if (!filter.lookups.empty()) {
-      // The scope index gives the date order for one owner's documents in one state only; rows
-      // already in date order (one equality, or a $in merged) beat any walk, so nothing needs
+      // A scope index gives the date order (one owner's documents, or everyone's) in one state;
+      // rows already in date order (one equality, or a $in merged) beat any walk, so nothing needs
       // counting for them.
       // A sort on an indexed field walks that index, probing the other conditions.
       const bool may_walk = page_end >= 0 && !pass_counts_all &&

@@ -523,8 +523,7 @@ std::optional<IndexSort> index_sort(const Target& target, const query::Match& ma
 std::optional<IndexOnly> index_only(const Target& target, const query::Match& match,
                                     const std::vector<query::SortKey>& sort,
                                     const UsableIndexes& indexed, const UsableIndexes& plain) {
-  if (match.empty() || target.scope == nullptr || !target.scope->owner || shared(target) ||
-      !target.state) {
+  if (match.empty() || target.scope == nullptr || shared(target) || !target.state) {
     return std::nullopt;
   }
   const bool by_date =
@@ -536,8 +535,12 @@ std::optional<IndexOnly> index_only(const Target& target, const query::Match& ma
   const bool is_plain = find_index(plain, path) != nullptr;
   if (!one_equality && !is_plain) return std::nullopt;
   IndexOnly out;
-  out.where = "index_id = ? AND owner = ? AND state = ?";
-  out.binds = {index->id, *target.scope->owner, static_cast<int64_t>(state_code(*target.state))};
+  // One owner's rows, or everyone's (field_index_any): each in date order within one value.
+  out.where = "index_id = ?";
+  out.binds = {index->id};
+  add_row_scope(target, &out.where, &out.binds);
+  out.where += " AND state = ?";
+  out.binds.push_back(static_cast<int64_t>(state_code(*target.state)));
   // The same rows without the one $in, for its arms.
   std::string common = out.where;
   std::vector<Bind> common_binds = out.binds;

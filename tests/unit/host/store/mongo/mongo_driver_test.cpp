@@ -102,6 +102,29 @@ TEST(MongoRecord, SelectionFilter) {
             R"({ "doc.a" : { "$gt" : { "$numberLong" : "0" } } } ] })");
 }
 
+TEST(MongoRecord, ASharedScopeIsAnOrOfTheOwnerAndEachList) {
+  EXPECT_EQ(text(mongo::selection_filter(
+                "n", "c", store::Scope::shared("u", {"u", "role:staff"}, {"_readers", "_writers"}),
+                store::State::kActive, match({{"done", false}}))),
+            R"({ "ns" : "n", "collection" : "c", "state" : "active", "$or" : [ )"
+            R"({ "ns" : "n", "collection" : "c", "state" : "active", "owner" : "u" }, )"
+            R"({ "ns" : "n", "collection" : "c", "state" : "active", )"
+            R"("doc._readers" : { "$in" : [ "u", "role:staff" ] } }, )"
+            R"({ "ns" : "n", "collection" : "c", "state" : "active", )"
+            R"("doc._writers" : { "$in" : [ "u", "role:staff" ] } } ], "doc.done" : false })");
+  // Without `owner` in the rule: the listed documents only.
+  EXPECT_EQ(text(mongo::selection_filter("n", "c",
+                                         store::Scope::shared(std::nullopt, {"u"}, {"_writers"}),
+                                         store::State::kActive, {})),
+            R"({ "ns" : "n", "collection" : "c", "state" : "active", "$or" : [ )"
+            R"({ "ns" : "n", "collection" : "c", "state" : "active", )"
+            R"("doc._writers" : { "$in" : [ "u" ] } } ] })");
+  EXPECT_EQ(
+      mongo::list_index_command("_readers").to_relaxed_json(),
+      R"({ "createIndexes" : "documents", "indexes" : [ { "key" : { "ns" : 1, )"
+      R"("collection" : 1, "state" : 1, "doc._readers" : 1 }, "name" : "list__readers" } ] })");
+}
+
 TEST(MongoRecord, KeyConditionsAlsoUseTheId) {
   EXPECT_EQ(text(mongo::selection_filter("n", "c", store::Scope::user("u"), store::State::kActive,
                                          match({{"_key", "k1"}}))),
@@ -165,6 +188,8 @@ TEST(MongoRecord, IndexCommand) {
       R"({ "createIndexes" : "documents", "indexes" : [ )"
       R"({ "key" : { "ns" : 1, "collection" : 1, "owner" : 1, "state" : 1, "created" : 1, )"
       R"("_id" : 1 }, "name" : "scope_created" }, )"
+      R"({ "key" : { "ns" : 1, "collection" : 1, "state" : 1, "created" : 1, "_id" : 1 }, )"
+      R"("name" : "any_created" }, )"
       R"({ "key" : { "ref" : 1 }, "name" : "ref", "sparse" : true }, )"
       R"({ "key" : { "ns" : 1, "state" : 1, "state_ms" : 1 }, "name" : "purge" }, )"
       R"({ "key" : { "ns" : 1, "collection" : 1, "owner" : 1, "state" : 1, "doc.price" : 1 }, )"
@@ -285,8 +310,9 @@ TEST_F(MongoWire, OpenCreatesTheIndexes) {
   EXPECT_EQ(command["$db"], "t_p1");
   std::vector<std::string> names;
   for (const auto& index : command["indexes"]) names.push_back(index["name"]);
-  EXPECT_EQ(names, (std::vector<std::string>{"scope_created", "ref", "purge", "field_price"}));
-  EXPECT_EQ(command["indexes"][3]["key"].dump(),
+  EXPECT_EQ(names, (std::vector<std::string>{"scope_created", "any_created", "ref", "purge",
+                                             "field_price"}));
+  EXPECT_EQ(command["indexes"][4]["key"].dump(),
             ojson::parse(R"({"ns": {"$numberInt": "1"}, "collection": {"$numberInt": "1"},
                             "owner": {"$numberInt": "1"}, "state": {"$numberInt": "1"},
                             "doc.price": {"$numberInt": "1"}})")
@@ -442,13 +468,14 @@ TEST_F(MongoWire, OpeningCreatesOnlyTheIndexesTheDatabaseLacks) {
   ASSERT_EQ(created.size(), 1u);
   std::vector<std::string> names;
   for (const ojson& index : created[0]["indexes"]) names.push_back(index["name"]);
-  EXPECT_EQ(names, (std::vector<std::string>{"purge", "field_price"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"any_created", "purge", "field_price"}));
 }
 
 TEST_F(MongoWire, OpeningAStoreThatHasEveryIndexCreatesNone) {
   start({{"listIndexes",
           {cursor(json::array({{{"name", "_id_"}},
                                {{"name", "scope_created"}},
+                               {{"name", "any_created"}},
                                {{"name", "ref"}},
                                {{"name", "purge"}},
                                {{"name", "field_price"}}}))}}},

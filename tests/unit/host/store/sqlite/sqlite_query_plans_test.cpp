@@ -385,6 +385,22 @@ TEST_F(QueryPlansTest, ABuildStepReadsOnlyItsIdRange) {
   EXPECT_NE(plan.find("INTEGER PRIMARY KEY (rowid>? AND rowid<?)"), std::string::npos) << plan;
 }
 
+TEST_F(QueryPlansTest, EveryonesDocumentsAreReadInDateOrderAsOneOwnersAre) {
+  // A collection its rules open to every caller: the same plans as one owner's documents.
+  store::FindRequest newest = request("{}", 10);
+  newest.scope = Scope::everyone();
+  EXPECT_EQ(plan_of(newest), "scan");
+  auto plan = indexed_->explain(kNs, newest, false);
+  ASSERT_TRUE(plan);
+  EXPECT_EQ((*plan)["rows_read"], 10);  // the page, from the date order of every owner's
+  store::FindRequest equal = request(R"({"g": 7})", 10);
+  equal.scope = Scope::everyone();
+  EXPECT_EQ(plan_of(equal), "index_only");
+  store::FindRequest range = request(R"({"n:$gt": 100})", 10);
+  range.scope = Scope::everyone();
+  EXPECT_EQ(plan_of(range), "date_walk");
+}
+
 TEST_F(QueryPlansTest, ASharedScopeReadsOnlyTheDocumentsItReaches) {
   // 30 of v's 2,000 documents list w, who owns none.
   for (auto& store : {indexed_, plain_}) {
