@@ -400,6 +400,70 @@ TEST_F(CollectionRules, NoSideChannelRevealsADocumentThatIsNotShared) {
   EXPECT_EQ(find_names("dave", secret), (Names{"daves", "daves upsert"}));
 }
 
+// The other ops and parameters, as a user who may not act and as a caller without a token.
+TEST_F(CollectionRules, EveryOtherOpRefusesOrRevealsNothing) {
+  const std::string notes = fresh("notes");  // the default rules: owner only
+  const json hers = insert("alice", notes, {{"name", "hers"}, {"secret", "s3"}});
+  for (const json& body : {json{{"op", "collection.find"},
+                                {"collection", notes},
+                                {"match", json::object()},
+                                {"project", {{"secret", 1}}}},
+                           json{{"op", "collection.find"},
+                                {"collection", notes},
+                                {"match", json::object()},
+                                {"filter", {{"secret", "s3"}}},
+                                {"sort", "secret desc"}},
+                           json{{"op", "collection.find"},
+                                {"collection", notes},
+                                {"match", {{"secret:$ne", "x"}}},
+                                {"lookup",
+                                 {{"from", notes},
+                                  {"local_field", "secret"},
+                                  {"foreign_field", "secret"},
+                                  {"as", "same"}}}}}) {
+    HttpResponse found = as("bob", body);
+    ASSERT_EQ(found.status, 200) << found.describe();
+    EXPECT_EQ(found.json()["data"], json::array()) << body.dump();
+    EXPECT_EQ(found.json()["meta"]["pagination"]["size"], 0);
+  }
+  HttpResponse archived = as(
+      "bob",
+      {{"op", "collection.archive"}, {"collection", notes}, {"match", {{"_key", hers["_key"]}}}});
+  EXPECT_EQ(archived.status, 200);
+  EXPECT_EQ(find_names("alice", notes), Names{"hers"});
+  // Without a token, every op of a default collection is refused before anything is read.
+  for (const json& body :
+       {json{{"op", "collection.find"}, {"collection", notes}, {"match", json::object()}},
+        json{{"op", "collection.statement"},
+             {"query", "INSERT $d IN " + notes},
+             {"variables", {{"d", {{"x", 1}}}}}},
+        json{{"op", "collection.archive"}, {"collection", notes}, {"match", json::object()}},
+        json{{"op", "collection.upsert"},
+             {"collection", notes},
+             {"match", json::object()},
+             {"update", {{"x", 1}}},
+             {"insert", {{"x", 1}}}}}) {
+    EXPECT_EQ(as("", body).status, 401) << body.dump();
+  }
+
+  // A wiki: anyone reads and edits, but who may see a page stays its owner's.
+  const std::string wiki = fresh("wiki");
+  set_rules(wiki, {{"read", {"anyone"}}, {"update", {"anyone"}}});
+  const json page = insert("alice", wiki, {{"name", "home"}, {"_readers", {key_of("carol")}}});
+  HttpResponse edited = update("", wiki, {{"_key", page["_key"]}, {"name", "home page"}});
+  ASSERT_EQ(edited.status, 200) << edited.describe();
+  EXPECT_EQ(edited.json()["data"][0]["name"], "home page");
+  for (const std::string& user : {std::string(""), std::string("bob")}) {
+    HttpResponse widened = update(user, wiki, {{"_key", page["_key"]}, {"@_readers", "@unset()"}});
+    EXPECT_EQ(widened.error_code(), "FORBIDDEN") << user << " " << widened.describe();
+  }
+  HttpResponse anonymous_share = as("", {{"op", "collection.insert"},
+                                         {"collection", wiki},
+                                         {"data", {{"name", "x"}, {"_readers", json::array()}}}});
+  EXPECT_EQ(anonymous_share.status, 401);  // create stays [users]
+  EXPECT_EQ(find_names("", wiki), Names{"home page"});
+}
+
 // Random rules, documents and sharing lists: every user's find and count answer what a plain
 // model of the rules says they may see.
 TEST_F(CollectionRules, RandomRulesHttpResponseLikeTheModel) {

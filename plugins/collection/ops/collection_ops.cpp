@@ -545,7 +545,9 @@ Result<Reply> CollectionOps::update(const Request& request) {
   update.scope = std::move(**scope);
   if (sharing && !acts_as_admin(request)) {
     // The sharing lists change only on documents the caller owns, and may change.
-    if (!update.scope.every_document() && !update.scope.owner) return owner_only_sharing();
+    const bool may_own =
+        request.signed_in() && (update.scope.every_document() || update.scope.owner);
+    if (!may_own) return owner_only_sharing();
     update.scope = store::Scope::user(std::string(request.user_id));
   }
   auto updated = store_.update(request.project_id, update);
@@ -584,8 +586,8 @@ Result<Reply> CollectionOps::upsert(const Request& request) {
                   "the rules of '" + *collection + "' do not let you update its documents",
                   {{"collection", *collection}, {"action", "update"}});
   }
-  if (sharing) {
-    if (!(*scope)->every_document() && !(*scope)->owner) return owner_only_sharing();
+  if (sharing && !(request.signed_in() && ((*scope)->every_document() || (*scope)->owner))) {
+    return owner_only_sharing();
   }
   if (Status s =
           refuse_unreachable(request, *collection, **scope, *match, Action::kUpdate, sharing);
