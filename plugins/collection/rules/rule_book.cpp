@@ -27,25 +27,25 @@ Rules rules_from(const json& values, const Rules& defaults) {
 RuleBook::RuleBook(const DocumentStore& store, std::set<std::string> anonymous_insert)
     : store_(store), anonymous_insert_(std::move(anonymous_insert)) {}
 
-const StoredSettings& RuleBook::settings_of(std::string_view collection) const {
+std::shared_ptr<const StoredSettings> RuleBook::settings_of(std::string_view collection) const {
   std::lock_guard lock(mutex_);
   auto it = settings_.find(collection);
-  if (it == settings_.end()) {
-    const Rules defaults = Rules::defaults(anonymous_insert_.count(std::string(collection)) != 0);
-    auto made = std::make_unique<StoredSettings>(store_, "rules_" + std::string(collection),
-                                                 defaults.to_json(), std::nullopt,
-                                                 std::string(kRulesCollection));
-    it = settings_.emplace(std::string(collection), std::move(made)).first;
-  }
-  return *it->second;
+  if (it != settings_.end()) return it->second;
+  if (settings_.size() >= kCachedCollections) settings_.clear();
+  const Rules defaults = Rules::defaults(anonymous_insert_.count(std::string(collection)) != 0);
+  auto made = std::make_shared<const StoredSettings>(store_, "rules_" + std::string(collection),
+                                                     defaults.to_json(), std::nullopt,
+                                                     std::string(kRulesCollection));
+  settings_.emplace(std::string(collection), made);
+  return made;
 }
 
 Result<Rules> RuleBook::of(std::string_view project, std::string_view collection,
                            int64_t now_ms) const {
-  const StoredSettings& settings = settings_of(collection);
-  auto snapshot = settings.of(project, now_ms);
+  const auto settings = settings_of(collection);
+  auto snapshot = settings->of(project, now_ms);
   if (!snapshot) return snapshot.status();
-  return rules_from((*snapshot)->values, rules_from(settings.configured(), Rules{}));
+  return rules_from((*snapshot)->values, rules_from(settings->configured(), Rules{}));
 }
 
 Result<Rules> RuleBook::change(std::string_view project, std::string_view collection,
@@ -71,11 +71,11 @@ Result<Rules> RuleBook::change(std::string_view project, std::string_view collec
     if (!rule) return rule.status();
     normalized[name] = rule->to_json();
   }
-  const StoredSettings& settings = settings_of(collection);
+  const auto settings = settings_of(collection);
   auto snapshot =
-      settings.change(project, normalized, now_ms, [](const json&) { return Status::ok(); });
+      settings->change(project, normalized, now_ms, [](const json&) { return Status::ok(); });
   if (!snapshot) return snapshot.status();
-  return rules_from((*snapshot)->values, rules_from(settings.configured(), Rules{}));
+  return rules_from((*snapshot)->values, rules_from(settings->configured(), Rules{}));
 }
 
 }  // namespace opbase::collection

@@ -23,6 +23,9 @@ class RuleBook {
   // The plugin's collection of rules documents: not a collection name users may give
   // (opbase/collection_name.hpp), so no user op reaches it.
   static constexpr std::string_view kRulesCollection = "$rules";
+  // Collections whose rules are kept in memory at most (any valid name may be asked about, by
+  // callers without a token too); past it the cache starts again, read back from the store.
+  static constexpr std::size_t kCachedCollections = 4096;
 
   // `anonymous_insert`: the collections whose default create rule lets anyone insert.
   RuleBook(const DocumentStore& store, std::set<std::string> anonymous_insert);
@@ -36,12 +39,13 @@ class RuleBook {
                        const nlohmann::json& changes, int64_t now_ms) const;
 
  private:
-  const StoredSettings& settings_of(std::string_view collection) const;
+  // The settings of one collection's rules (see kCachedCollections).
+  std::shared_ptr<const StoredSettings> settings_of(std::string_view collection) const;
 
   const DocumentStore& store_;
   std::set<std::string> anonymous_insert_;
   mutable std::mutex mutex_;  // guards settings_
-  mutable std::map<std::string, std::unique_ptr<StoredSettings>, std::less<>> settings_;
+  mutable std::map<std::string, std::shared_ptr<const StoredSettings>, std::less<>> settings_;
 };
 
 }  // namespace opbase::collection
