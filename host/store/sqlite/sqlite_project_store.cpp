@@ -821,10 +821,15 @@ Result<std::string> SqliteProjectStore::find_reported(std::string_view ns,
       rows_read = scanned->rows_read;
       total = scanned->matched;
     }
-    // The total: from the pass when it counted every match, else by the count's own plan.
+    // The total: from the pass when it counted every match; from the page when it ended before
+    // its limit (the matches ran out there); else by the count's own plan.
     const bool counted_in_pass =
         pass_counts_all || (plan == FindPlan::kIndexOrder && !in_order->probed);
-    if (request.with_total && !counted_in_pass) {
+    const auto short_total = store::total_of_short_page(request.offset, request.limit,
+                                                        static_cast<int64_t>(texts.size()));
+    if (request.with_total && !counted_in_pass && short_total) {
+      total = *short_total;
+    } else if (request.with_total && !counted_in_pass) {
       QueryReport count_report;
       int64_t count_rows_read = 0;
       auto counted =

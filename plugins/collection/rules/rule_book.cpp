@@ -29,14 +29,14 @@ RuleBook::RuleBook(const DocumentStore& store, std::set<std::string> anonymous_i
 
 std::shared_ptr<const StoredSettings> RuleBook::settings_of(std::string_view collection) const {
   std::lock_guard lock(mutex_);
-  auto it = settings_.find(collection);
-  if (it != settings_.end()) return it->second;
-  if (settings_.size() >= kCachedCollections) settings_.clear();
+  auto it = entries_.find(collection);
+  if (it != entries_.end()) return it->second.settings;
+  if (entries_.size() >= kCachedCollections) entries_.clear();
   const Rules defaults = Rules::defaults(anonymous_insert_.count(std::string(collection)) != 0);
   auto made = std::make_shared<const StoredSettings>(store_, "rules_" + std::string(collection),
                                                      defaults.to_json(), std::nullopt,
                                                      std::string(kRulesCollection));
-  settings_.emplace(std::string(collection), made);
+  entries_.emplace(std::string(collection), Entry{made, {}});
   return made;
 }
 
@@ -45,7 +45,22 @@ Result<Rules> RuleBook::of(std::string_view project, std::string_view collection
   const auto settings = settings_of(collection);
   auto snapshot = settings->of(project, now_ms);
   if (!snapshot) return snapshot.status();
-  return rules_from((*snapshot)->values, rules_from(settings->configured(), Rules{}));
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = entries_.find(collection);
+    if (it != entries_.end()) {
+      const auto parsed = it->second.parsed.find(project);
+      if (parsed != it->second.parsed.end() && parsed->second.first == *snapshot) {
+        return parsed->second.second;
+      }
+    }
+  }
+  Rules rules = rules_from((*snapshot)->values, rules_from(settings->configured(), Rules{}));
+  std::lock_guard lock(mutex_);
+  if (const auto it = entries_.find(collection); it != entries_.end()) {
+    it->second.parsed[std::string(project)] = {*snapshot, rules};
+  }
+  return rules;
 }
 
 Result<Rules> RuleBook::change(std::string_view project, std::string_view collection,

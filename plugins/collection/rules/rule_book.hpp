@@ -42,10 +42,19 @@ class RuleBook {
   // The settings of one collection's rules (see kCachedCollections).
   std::shared_ptr<const StoredSettings> settings_of(std::string_view collection) const;
 
+  // One collection's stored settings, and its rules as parsed from each project's last
+  // snapshot (parsed again only when the snapshot changes).
+  struct Entry {
+    std::shared_ptr<const StoredSettings> settings;
+    std::map<std::string, std::pair<std::shared_ptr<const StoredSettings::Snapshot>, Rules>,
+             std::less<>>
+        parsed;
+  };
+
   const DocumentStore& store_;
   std::set<std::string> anonymous_insert_;
-  mutable std::mutex mutex_;  // guards settings_
-  mutable std::map<std::string, std::shared_ptr<const StoredSettings>, std::less<>> settings_;
+  mutable std::mutex mutex_;  // guards entries_
+  mutable std::map<std::string, Entry, std::less<>> entries_;
 };
 
 }  // namespace opbase::collection

@@ -47,9 +47,9 @@ TEST_F(RuleBookTest, DefaultsUntilSetAndNullGoesBack) {
 }
 
 TEST_F(RuleBookTest, ABadChangeStoresNothing) {
-  for (const json& changes : {json{{"read", {"users"}}, {"write", {"users"}}},
-                              json{{"read", {"users"}}, {"create", {"owner"}}}, json::object(),
-                              json::array()}) {
+  for (const json& changes :
+       {json{{"read", {"users"}}, {"write", {"users"}}},
+        json{{"read", {"users"}}, {"create", {"owner"}}}, json::object(), json::array()}) {
     auto refused = book_.change(kProject, "notes", changes, env_.now_ms());
     ASSERT_FALSE(refused) << changes.dump();
     EXPECT_EQ(refused.status().code(), "VALIDATION_ERROR");
