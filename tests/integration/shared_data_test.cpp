@@ -461,6 +461,14 @@ TEST_F(CollectionRules, EveryOtherOpRefusesOrRevealsNothing) {
                                          {"collection", wiki},
                                          {"data", {{"name", "x"}, {"_readers", json::array()}}}});
   EXPECT_EQ(anonymous_share.status, 401);  // create stays [users]
+  set_rules(wiki, {{"create", {"anyone"}}});
+  anonymous_share = as("", {{"op", "collection.insert"},
+                            {"collection", wiki},
+                            {"data", {{{"name", "x"}}, {{"name", "y"}, {"_writers", {"z"}}}}},
+                            {"captcha", "not checked: refused before"}});
+  EXPECT_EQ(anonymous_share.error_code(), "FORBIDDEN") << anonymous_share.describe();
+  EXPECT_EQ(anonymous_share.json()["error"]["details"]["field"], "_writers");
+  EXPECT_EQ(anonymous_share.json()["error"]["details"]["index"], 1);
   EXPECT_EQ(find_names("", wiki), Names{"home page"});
 }
 

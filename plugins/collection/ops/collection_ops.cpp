@@ -396,6 +396,14 @@ Result<json> CollectionOps::owner_for_insert(const Request& request,
 
 Result<Reply> CollectionOps::insert_documents(const Request& request, const std::string& collection,
                                               const json& data) {
+  if (!request.signed_in()) {
+    // A caller without a token sets no sharing list: refused before its captcha is spent.
+    const bool many = data.is_array();
+    for (std::size_t i = 0; i < (many ? data.size() : 1); ++i) {
+      auto shared = sharing_of_new(request, many ? data[i] : data, many ? int64_t(i) : -1);
+      if (!shared) return shared.status();
+    }
+  }
   auto owner = owner_for_insert(request, collection);
   if (!owner) return owner.status();
   const bool batch = data.is_array();
