@@ -476,8 +476,9 @@ Result<Reply> CollectionOps::update(const Request& request) {
     return missing("data", "an object or an array of objects");
   }
   const int64_t now = host_.now_ms();
+  // The scope is set from the rules once the steps are read, before the update is sent.
   store::UpdateRequest update{
-      *collection, store::Scope::everyone(), {}, events_of("", "document.updated", *collection)};
+      *collection, store::Scope::user(""), {}, events_of("", "document.updated", *collection)};
   // Owners and administrators set the sharing lists; administrators also the owner.
   const ReservedFields reserved{settings_.max_sharing_entries, acts_as_admin(request)};
   bool sharing = false;
@@ -493,7 +494,6 @@ Result<Reply> CollectionOps::update(const Request& request) {
     auto change = change_from_fields(fields, now, reserved);
     if (!change) return change.status();
     sharing = sharing || changes_sharing(*change);
-    if (index == -2) selected = match;
     update.steps.push_back({std::move(match), std::move(*change)});
     return Status::ok();
   };
@@ -516,7 +516,8 @@ Result<Reply> CollectionOps::update(const Request& request) {
     auto match = match_field(body, "match", true, user_query_);
     if (!match) return match.status();
     if (!data->is_object()) return missing("data", "an object of fields when match is given");
-    if (Status s = add_step(std::move(*match), *data, -2); !s) return s;
+    selected = *match;
+    if (Status s = add_step(std::move(*match), *data, -1); !s) return s;
   } else if (data->is_array()) {
     if (data->empty()) return field_error("data", "'data' holds no update");
     if (static_cast<int64_t>(data->size()) > settings_.max_batch) {
