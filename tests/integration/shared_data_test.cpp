@@ -472,6 +472,31 @@ TEST_F(CollectionRules, EveryOtherOpRefusesOrRevealsNothing) {
   EXPECT_EQ(find_names("", wiki), Names{"home page"});
 }
 
+// collection.explain reads a user's query as their find would, under the rules.
+TEST_F(CollectionRules, ExplainReadsAsTheUserUnderTheRules) {
+  const std::string staffed = fresh("staffed");
+  set_rules(staffed, {{"read", {"role:staff"}}});
+  insert("alice", staffed, {{"name", "a"}});
+  insert("bob", staffed, {{"name", "b"}});
+  const auto explain = [&](const json& extra) {
+    json body = {{"op", "collection.explain"}, {"collection", staffed}, {"user", key_of("carol")}};
+    body.update(extra);
+    return as("admin", body);
+  };
+  HttpResponse none = explain(json::object());  // carol's token has the role user only
+  ASSERT_EQ(none.status, 200) << none.describe();
+  EXPECT_EQ(none.json()["data"]["plan"], "none");
+  EXPECT_EQ(none.json()["data"]["matched"], 0);
+  HttpResponse staff = explain({{"roles", {"user", "staff"}}});
+  ASSERT_EQ(staff.status, 200) << staff.describe();
+  EXPECT_EQ(staff.json()["data"]["matched"], 2);
+  for (const json& bad : {json("staff"), json{1}}) {
+    HttpResponse refused = explain({{"roles", bad}});
+    EXPECT_EQ(refused.error_code(), "VALIDATION_ERROR") << bad.dump();
+    EXPECT_EQ(refused.json()["error"]["details"]["field"], "roles");
+  }
+}
+
 // Random rules, documents and sharing lists: every user's find and count answer what a plain
 // model of the rules says they may see.
 TEST_F(CollectionRules, RandomRulesHttpResponseLikeTheModel) {
