@@ -82,7 +82,9 @@ Result<std::optional<store::Scope>> CollectionOps::scope_of(const Request& reque
   if (acts_as_admin(request)) return Scope(store::Scope::everyone());
   auto rules = rule_book_.of(request.project_id, collection, host_.now_ms());
   if (!rules) return rules.status();
-  const Caller caller = Caller::of(request);
+  const bool with_roles =
+      needs_roles(rules->of(action)) || (action != Action::kRead && needs_roles(rules->read));
+  const Caller caller = Caller::of(request, with_roles);
   if (auto scope = scope_for(rules->of(action), action, caller)) return Scope(std::move(*scope));
   if (!caller.signed_in()) {
     return Status(code::kAuthenticationFailed, "sign in to " + std::string(action_name(action)) +
@@ -362,7 +364,7 @@ Result<json> CollectionOps::owner_for_insert(const Request& request,
   if (acts_as_admin(request)) return owner_of(request);
   auto rules = rule_book_.of(request.project_id, collection, host_.now_ms());
   if (!rules) return rules.status();
-  const Caller caller = Caller::of(request);
+  const Caller caller = Caller::of(request, needs_roles(rules->create));
   if (!may_create(rules->create, caller)) {
     if (!caller.signed_in()) {
       return Status(code::kAuthenticationFailed, "sign in to insert into this collection");

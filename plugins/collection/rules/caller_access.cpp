@@ -21,10 +21,11 @@ bool grants_all(const Rule& rule, const Caller& caller) {
 
 }  // namespace
 
-Caller Caller::of(const Request& request) {
+Caller Caller::of(const Request& request, bool with_roles) {
   Caller caller;
   if (!request.signed_in()) return caller;
   caller.user = std::string(request.user_id);
+  if (!with_roles) return caller;
   const nlohmann::json& claims = request.user_claims();
   const auto roles = claims.is_object() ? claims.find("roles") : claims.end();
   if (roles != claims.end() && roles->is_array()) {
@@ -49,6 +50,8 @@ std::optional<store::Scope> scope_for(const Rule& rule, Action action, const Cal
                               caller.principals(),
                               action == Action::kRead ? lists_for_reading() : lists_for_writing());
 }
+
+bool needs_roles(const Rule& rule) { return !rule.roles.empty() || rule.shared; }
 
 bool may_create(const Rule& rule, const Caller& caller) { return grants_all(rule, caller); }
 

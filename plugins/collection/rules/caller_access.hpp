@@ -18,7 +18,9 @@ struct Caller {
   std::string user;
   std::vector<std::string> roles;
 
-  static Caller of(const Request& request);
+  // `with_roles`: read the token's roles too (a JSON parse of its claims), which only rules
+  // naming a role or `shared` need (needs_roles).
+  static Caller of(const Request& request, bool with_roles);
   bool signed_in() const { return !user.empty(); }
   // The names the sharing lists may hold for this caller: the user key and each "role:<name>".
   std::vector<std::string> principals() const;
@@ -28,6 +30,9 @@ struct Caller {
 // else their own (owner) and those whose lists name them (shared: `_readers` or `_writers` to
 // read, `_writers` to change); nullopt when it grants them none.
 std::optional<store::Scope> scope_for(const Rule& rule, Action action, const Caller& caller);
+
+// Whether deciding `rule` needs the caller's roles: it names one, or lets shared lists decide.
+bool needs_roles(const Rule& rule);
 
 // Whether the create rule lets the caller insert (a caller without a token needs `anyone`, and
 // then a captcha).

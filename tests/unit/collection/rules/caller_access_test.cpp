@@ -44,6 +44,12 @@ TEST(CallerAccess, OwnerAndSharedReachTheCallersAndTheListedDocuments) {
   EXPECT_EQ(scope_for(rule_of({"owner", "shared"}), Action::kRead, kAnonymous), std::nullopt);
 }
 
+TEST(CallerAccess, OnlyRolesAndSharingNeedTheTokensRoles) {
+  EXPECT_FALSE(needs_roles(rule_of({"owner", "users", "anyone"})));
+  EXPECT_TRUE(needs_roles(rule_of({"owner", "shared"})));
+  EXPECT_TRUE(needs_roles(rule_of({"role:staff"})));
+}
+
 TEST(CallerAccess, CreateNeedsAWholeCollectionEntry) {
   EXPECT_TRUE(may_create(rule_of({"users"}, Action::kCreate), kAda));
   EXPECT_FALSE(may_create(rule_of({"users"}, Action::kCreate), kAnonymous));
