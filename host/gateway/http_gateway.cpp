@@ -10,6 +10,7 @@
 #include "metrics/process_metrics.hpp"
 #include "opbase/crypto.hpp"
 #include "opbase/internal/str.hpp"
+#include "opbase/url_query.hpp"
 #include "plugin_host/route_stream.hpp"
 
 namespace opbase::host {
@@ -46,6 +47,19 @@ bool is_api_path(std::string_view path) { return path == "/api" || path.starts_w
 std::optional<std::string_view> endpoint_key_of(std::string_view path) {
   if (path.size() <= 5) return std::nullopt;
   return path.substr(5);
+}
+
+// The endpoint key and the name of an endpoint route's path, /api/{endpoint_key}/<name> (neither
+// holding a '/'), or nullopt.
+std::optional<std::pair<std::string_view, std::string_view>> endpoint_route_of(
+    std::string_view path) {
+  if (!path.starts_with("/api/")) return std::nullopt;
+  const std::string_view rest = path.substr(5);
+  const size_t slash = rest.find('/');
+  if (slash == 0 || slash == std::string_view::npos) return std::nullopt;
+  const std::string_view name = rest.substr(slash + 1);
+  if (name.empty() || name.find('/') != std::string_view::npos) return std::nullopt;
+  return std::pair{rest.substr(0, slash), name};
 }
 
 http::Response json_response(int status, std::string body, const std::string& request_id) {
@@ -248,22 +262,59 @@ http::Response HttpGateway::answer_options(const http::RequestHead& head,
   return response;
 }
 
+const RouteEntry* HttpGateway::endpoint_route(const http::RequestHead& head) const {
+  const auto parts = endpoint_route_of(head.path());
+  return parts ? dispatcher_.registry().find_endpoint_route(parts->second) : nullptr;
+}
+
 bool HttpGateway::streams(const http::RequestHead& head) const {
-  return dispatcher_.registry().find_route(head.path()) != nullptr;
+  if (dispatcher_.registry().find_route(head.path()) != nullptr) return true;
+  // A preflight is answered by the host (route()), as on every API path.
+  return head.method != "OPTIONS" && endpoint_route(head) != nullptr;
 }
 
 void HttpGateway::stream(std::unique_ptr<http::Stream> stream) const {
   const auto started = std::chrono::steady_clock::now();
-  const RouteEntry* route = dispatcher_.registry().find_route(stream->request().head.path());
+  const http::RequestHead& head = stream->request().head;
+  const RouteEntry* route = dispatcher_.registry().find_route(head.path());
   auto exchange = std::make_shared<opbase_stream>();
-  exchange->request_id = request_id_for(stream->request().head);
-  exchange->stream = std::move(stream);
+  exchange->request_id = request_id_for(head);
+  if (route == nullptr) {
+    route = endpoint_route(head);
+    settings_.cors.add_headers(head.field("Origin"), exchange->host_headers);
+    // In the query only for a browser's EventSource, which cannot set headers (abi.h).
+    std::string api_key(head.field("X-API-KEY"));
+    if (api_key.empty()) api_key = url_query_value(head.target, "api_key").value_or("");
+    const auto admitted = dispatcher_.admit(endpoint_route_of(head.path())->first, api_key);
+    exchange->stream = std::move(stream);
+    if (!admitted) return refuse_endpoint_route(*exchange, admitted.status());
+    exchange->project_id = (*admitted)->id;
+  } else {
+    exchange->stream = std::move(stream);
+  }
   if (route->lane->try_run([this, route, exchange, started](bool stopping) {
         run_route(*route, *exchange, stopping, started);
       })) {
     return;
   }
   run_route(*route, *exchange, /*stopping=*/true, started);
+}
+
+// An endpoint route's request without a valid API key: refused before it reaches the plugin.
+void HttpGateway::refuse_endpoint_route(opbase_stream& exchange, const Status& why) const {
+  const http::RequestHead& head = exchange.stream->request().head;
+  const std::string method = head.method;
+  const std::string path(head.path());
+  route_answer_error(exchange, why);
+  exchange.stream->finish();
+  metrics_.record_request("none", why.code(), 0);
+  if (settings_.log_requests) {
+    log_request({.method = method,
+                 .path = path,
+                 .status = exchange.status,
+                 .code = why.code(),
+                 .request_id = exchange.request_id});
+  }
 }
 
 void HttpGateway::run_route(const RouteEntry& route, opbase_stream& exchange, bool stopping,
@@ -284,12 +335,11 @@ void HttpGateway::run_route(const RouteEntry& route, opbase_stream& exchange, bo
                                 {{"retry_after", 1}, {"reason", full ? "lane_full" : "stopping"}}));
       return code::kRateLimitExceeded;
     }
-    const opbase_route_request call{sizeof(opbase_route_request),
-                                    str(request.head.method),
-                                    str(request.head.target),
-                                    str(request.client_address),
-                                    str(exchange.request_id),
-                                    static_cast<int64_t>(request.head.content_length.value_or(0))};
+    const opbase_route_request call{
+        sizeof(opbase_route_request), str(request.head.method),
+        str(request.head.target),     str(request.client_address),
+        str(exchange.request_id),     static_cast<int64_t>(request.head.content_length.value_or(0)),
+        str(exchange.project_id)};
     route.fn(route.state, &call, &exchange);
     if (!exchange.answered && exchange.stream->body_ended_early()) {
       // The handler gave up on the body (stream_read said -1), but the client only stopped
@@ -371,7 +421,10 @@ std::optional<http::Response> HttpGateway::route(Exchange& exchange, ApiAnswer& 
     return response;
   }
   if (is_api_path(path)) {
-    if (head.method == "OPTIONS") return answer_options(head, "POST, OPTIONS", request_id);
+    if (head.method == "OPTIONS") {
+      const bool endpoint = endpoint_route(head) != nullptr;
+      return answer_options(head, endpoint ? "GET, OPTIONS" : "POST, OPTIONS", request_id);
+    }
     return serve_api(exchange, served);
   }
   if (path == "/healthz") {

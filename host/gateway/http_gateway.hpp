@@ -104,6 +104,9 @@ class HttpGateway final : public http::Handler {
   // request log line and the metrics.
   void run_route(const RouteEntry& route, opbase_stream& exchange, bool stopping,
                  std::chrono::steady_clock::time_point started) const;
+  // The endpoint route of the path /api/{endpoint_key}/<name>, or nullptr.
+  const RouteEntry* endpoint_route(const http::RequestHead& head) const;
+  void refuse_endpoint_route(opbase_stream& exchange, const Status& why) const;
 
   GatewaySettings settings_;
   const Dispatcher& dispatcher_;

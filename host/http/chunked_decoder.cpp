@@ -2,17 +2,9 @@
 
 #include <algorithm>
 
+#include "opbase/hex.hpp"
+
 namespace opbase::host::http {
-namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-}  // namespace
 
 size_t ChunkedDecoder::fail(std::string message, size_t consumed) {
   state_ = State::kFailed;
@@ -26,7 +18,7 @@ size_t ChunkedDecoder::feed(std::string_view input, std::string& body) {
     const char c = input[i];
     switch (state_) {
       case State::kSize: {
-        const int digit = hex_value(c);
+        const int digit = hex_digit_value(c);
         if (digit >= 0) {
           if (++size_digits_ > 16) return fail("a chunk size has more than 16 hex digits", i);
           remaining_ = remaining_ * 16 + static_cast<uint64_t>(digit);

@@ -34,4 +34,20 @@ ReadResult Connection::read_some(size_t* got_total) {
   return ReadResult::kMore;
 }
 
+SendResult Connection::send_some() {
+  while (out_sent < out.size()) {
+    const ssize_t sent = ::send(fd, out.data() + out_sent, out.size() - out_sent, MSG_NOSIGNAL);
+    if (sent > 0) {
+      out_sent += static_cast<size_t>(sent);
+    } else if (sent < 0 && errno == EINTR) {
+      continue;
+    } else if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      return SendResult::kFull;
+    } else {
+      return SendResult::kBroken;
+    }
+  }
+  return SendResult::kAll;
+}
+
 }  // namespace opbase::host::http

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -18,9 +19,12 @@
 namespace opbase::host::http {
 
 using SteadyClock = std::chrono::steady_clock;
+class HeldConnection;
 
 // What a read found: bytes or nothing yet (kMore), the client's end of the stream, or an error.
 enum class ReadResult { kMore, kEnd, kBroken };
+// What a send did: took all of `out` (kAll), filled the socket before that (kFull), or failed.
+enum class SendResult { kAll, kFull, kBroken };
 
 struct Connection {
   enum class Phase {
@@ -29,6 +33,7 @@ struct Connection {
     kWithWorker,  // a worker is handling the request
     kWriting,     // a response is partly sent; the socket was full
     kLingering,   // responded to and half-closed: reading and dropping what the client still sends
+    kHeld,        // a response held open (HeldConnection): sending what handlers push
     kClosing,     // to be closed by the I/O thread at its next turn
   };
   // What follows once the response is sent.
@@ -39,6 +44,8 @@ struct Connection {
   // Appends what has arrived on the socket to `in`, at most 256 KiB (kReadPerTurn) so a fast sender
   // cannot hold the I/O thread; `got_total` (when given) gets how many when it answers kMore.
   ReadResult read_some(size_t* got_total = nullptr);
+  // Sends what the socket takes of `out` from `out_sent` on, advancing `out_sent`.
+  SendResult send_some();
 
   const int fd;
   const std::string address;
@@ -58,7 +65,8 @@ struct Connection {
   ChunkedDecoder chunked;
   size_t reserved_body_bytes = 0;  // of the server's budget for bodies in flight
 
-  std::string out;  // the response being sent
+  std::string out;                       // the response being sent
+  std::shared_ptr<HeldConnection> held;  // while kHeld and until closed
   size_t out_sent = 0;
   size_t lingered_bytes = 0;
 };

@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "http/held_connection.hpp"
+
 namespace opbase::host::http {
 
 int64_t ConnectionStream::read(char* buffer, size_t capacity) {
@@ -86,6 +88,27 @@ void ConnectionStream::respond(Response response) {
   const bool close = closes(response);
   response_left_ = 0;
   if (send_all(response_bytes(response, close, head_only_)) && close) broken_ = true;
+}
+
+std::shared_ptr<HeldResponse> ConnectionStream::hold(const Response& head, HoldOptions options) {
+  if (finished_ || head_only_) {
+    respond(head);
+    return nullptr;
+  }
+  if (!send_all(held_head_bytes(head))) return nullptr;
+  finished_ = true;
+  std::lock_guard lock(c_.mu);
+  ++c_.requests_served;
+  std::string().swap(c_.out);
+  c_.out_sent = 0;
+  c_.phase = Connection::Phase::kHeld;
+  c_.deadline = SteadyClock::time_point::max();
+  auto held = std::make_shared<HeldConnection>(
+      c_, epoll_, counters_, std::chrono::seconds(settings_.send_timeout_s), std::move(options));
+  c_.held = held;
+  // Reported at once: the I/O thread's first turn reads what the client sent after its head.
+  epoll_.arm(c_, EPOLLIN | EPOLLRDHUP | EPOLLOUT);
+  return held;
 }
 
 void ConnectionStream::finish() {

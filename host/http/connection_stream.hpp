@@ -3,7 +3,8 @@
 // waiting with poll() when it would block (server.receive_timeout_s for the client's next bytes,
 // server.send_timeout_s for room to send), while the connection is out of the I/O thread's hands
 // (kWithWorker). finish() gives the connection back through the ResponseWriter: kept for the
-// next request only when the body was read whole and the response sent whole.
+// next request only when the body was read whole and the response sent whole. hold() gives it
+// back instead as a response held open (HeldConnection), for the handler's pushes.
 //
 // Thread-safety: as Stream: one thread at a time, the handler's.
 #pragma once
@@ -12,17 +13,22 @@
 #include <string_view>
 
 #include "http/connection.hpp"
+#include "http/epoll.hpp"
 #include "http/exchange.hpp"
 #include "http/response_writer.hpp"
+#include "http/server_counters.hpp"
 #include "http/server_settings.hpp"
 
 namespace opbase::host::http {
 
 class ConnectionStream final : public Stream {
  public:
-  ConnectionStream(ResponseWriter& writer, const ServerSettings& settings, Connection& c)
+  ConnectionStream(ResponseWriter& writer, const ServerSettings& settings, Epoll& epoll,
+                   ServerCounters& counters, Connection& c)
       : writer_(writer),
         settings_(settings),
+        epoll_(epoll),
+        counters_(counters),
         c_(c),
         body_left_(c.request.head.content_length.value_or(0)),
         head_only_(c.request.head.method == "HEAD") {}
@@ -37,6 +43,7 @@ class ConnectionStream final : public Stream {
   bool write(std::string_view bytes) override;
   bool send_file(int fd, uint64_t offset, uint64_t length) override;
   void respond(Response response) override;
+  std::shared_ptr<HeldResponse> hold(const Response& head, HoldOptions options) override;
   void finish() override;
 
  private:
@@ -56,6 +63,8 @@ class ConnectionStream final : public Stream {
 
   ResponseWriter& writer_;
   const ServerSettings& settings_;
+  Epoll& epoll_;
+  ServerCounters& counters_;
   Connection& c_;
   uint64_t body_left_;
   uint64_t response_left_ = 0;

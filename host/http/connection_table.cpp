@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "http/held_connection.hpp"
 #include "log/log.hpp"
 
 namespace opbase::host::http {
@@ -83,6 +84,7 @@ void ConnectionTable::close(Connection& c) {
   auto found = connections_.find(c.fd);
   if (found == connections_.end()) return;
   budget_.release(c);
+  if (c.held) c.held->closed();  // before the descriptor goes: no push may arm it after
   if (c.refused_at_accept) {
     --refusing_;
   } else if (auto from = per_address_.find(c.address);

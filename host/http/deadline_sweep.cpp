@@ -57,6 +57,15 @@ void DeadlineSweep::count_time_out(Connection& c) {
     case Connection::Phase::kWriting:
       counters_.timed_out_send.fetch_add(1, std::memory_order_relaxed);
       break;
+    case Connection::Phase::kHeld:
+      if (stopping_.load() && !c.held->stalled(SteadyClock::now())) {
+        c.held->note_end(HeldEnd::kServerStopping);
+      } else {
+        counters_.timed_out_send.fetch_add(1, std::memory_order_relaxed);
+        counters_.held_too_slow.fetch_add(1, std::memory_order_relaxed);
+        c.held->note_end(HeldEnd::kTooSlow);
+      }
+      break;
     default:
       break;
   }

@@ -3,7 +3,9 @@
 // on a kept connection: keep_alive_timeout_s, room to send: send_timeout_s, the end of a linger).
 // sweep() scans for the connections past theirs, and close_some_expired() closes them a bounded
 // number per turn of the loop, with a best-effort 408 to a request too slow. While the server
-// stops, idle and lingering connections count as expired. A connection with a worker has none.
+// stops, idle, lingering and held connections count as expired (a held one is past its time
+// when what was pushed to it waits longer than send_timeout_s: HeldConnection::stalled). A
+// connection with a worker has none.
 //
 // Thread-safety: the I/O thread's alone; it takes each connection's `mu` to look at it.
 #pragma once
@@ -14,6 +16,7 @@
 #include "http/connection.hpp"
 #include "http/connection_table.hpp"
 #include "http/exchange.hpp"
+#include "http/held_connection.hpp"
 #include "http/server_counters.hpp"
 #include "http/server_settings.hpp"
 
@@ -42,8 +45,10 @@ class DeadlineSweep {
   bool expired(const Connection& c, SteadyClock::time_point now) const {
     if (c.phase == Connection::Phase::kWithWorker) return false;
     if (now >= c.deadline) return true;
+    if (c.phase == Connection::Phase::kHeld && c.held->stalled(now)) return true;
     const bool idle = c.phase == Connection::Phase::kHead && !c.request_started;
-    return stopping_.load() && (idle || c.phase == Connection::Phase::kLingering);
+    return stopping_.load() && (idle || c.phase == Connection::Phase::kLingering ||
+                                c.phase == Connection::Phase::kHeld);
   }
   void time_out(Connection& c, SteadyClock::time_point now);
   void count_time_out(Connection& c);

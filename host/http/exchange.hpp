@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "http/request_head.hpp"
+#include "opbase/held_stream.hpp"
 #include "opbase/status.hpp"
 
 namespace opbase::host::http {
@@ -38,8 +39,42 @@ struct Response {
 std::string response_bytes(const Response& response, bool close, bool head_only);
 // The same head alone, with `content_length` for a body sent apart (`response.body` unused).
 std::string response_head_bytes(const Response& response, uint64_t content_length, bool close);
+// The head of a response held open (Stream::hold): no Content-Length, Connection: close.
+std::string held_head_bytes(const Response& response);
 // The interim response a client that sent "Expect: 100-continue" waits for before its body.
 inline constexpr std::string_view kContinueBytes = "HTTP/1.1 100 Continue\r\n\r\n";
+
+// How a held response ended: the plugins' own type (opbase/held_stream.hpp), so the front's
+// reason reaches them as it is.
+using HeldEnd = opbase::HeldEnd;
+
+// What a handler holding a response open (Stream::hold) gives the front.
+struct HoldOptions {
+  // The most bytes pushed and not yet sent; a push past it ends the response (kTooSlow): what is
+  // queued is dropped and `too_slow_farewell` sent in its place before the connection closes.
+  size_t max_queued_bytes = size_t{1} << 20;
+  std::string too_slow_farewell;
+  // Called once when the response ends, on the front's I/O thread: must be cheap, never block,
+  // and not call back into the HeldResponse.
+  std::function<void(HeldEnd)> on_end;
+};
+
+// A response that stays open after its head, its body pushed in pieces as they come from any
+// thread (server-sent events). Each push is queued and sent by the front's I/O thread, so a
+// pusher never waits for the client, and a held connection costs no thread. The body ends with
+// the connection (no Content-Length, Connection: close).
+//
+// Thread-safety: every method from any thread.
+class HeldResponse {
+ public:
+  virtual ~HeldResponse() = default;
+  // Queues `bytes` for the client; false once the response has ended (nothing more is sent).
+  virtual bool push(std::string_view bytes) = 0;
+  // Sends what is queued, then `last`, and ends the response (kClosed).
+  virtual void close(std::string_view last) = 0;
+  // Bytes pushed and not yet taken by the client's socket.
+  virtual size_t queued_bytes() const = 0;
+};
 
 // A request whose handler reads the body itself as it arrives and may write the response in
 // pieces: a file's upload or download, too large to hold in memory. The front hands it over
@@ -75,6 +110,10 @@ class Stream {
   // A whole response at once (an answer in the API's envelope, a refusal). The request stays
   // readable until finish(), so a handler may still look at it after answering.
   virtual void respond(Response response) = 0;
+  // Sends `head` (its body unused) without a length and hands the connection back to the front,
+  // which holds it open for the returned response's pushes. The exchange is over for the
+  // stream: finish() does nothing more. nullptr when the client is gone.
+  virtual std::shared_ptr<HeldResponse> hold(const Response& head, HoldOptions options) = 0;
   // Ends the exchange: the connection takes its next request when the body was read whole and
   // the response sent whole, else it is closed. Nothing may be called after it.
   virtual void finish() = 0;

@@ -15,6 +15,7 @@
 #include "http/connection_table.hpp"
 #include "http/deadline_sweep.hpp"
 #include "http/epoll.hpp"
+#include "http/held_connection.hpp"
 #include "http/request_reader.hpp"
 #include "http/response_writer.hpp"
 #include "http/work_queue.hpp"
@@ -130,6 +131,8 @@ class HttpServer::Loop {
         return writer_.send_out(c);
       case Connection::Phase::kLingering:
         return writer_.linger(c);
+      case Connection::Phase::kHeld:
+        return c.held->serve();
       case Connection::Phase::kClosing:
         lock.unlock();
         return connections_.close(c);
@@ -186,7 +189,8 @@ class HttpServer::Loop {
     c.request.body.clear();
     Connection* connection = &c;
     if (workers_->try_push([this, connection] {
-          handler_.stream(std::make_unique<ConnectionStream>(writer_, settings_, *connection));
+          handler_.stream(std::make_unique<ConnectionStream>(writer_, settings_, epoll_, counters_,
+                                                             *connection));
         })) {
       return;
     }

@@ -1,4 +1,5 @@
 #include <ctime>
+#include <optional>
 
 #include "http/exchange.hpp"
 
@@ -76,9 +77,9 @@ const std::string& http_date() {
   return text;
 }
 
-}  // namespace
-
-std::string response_head_bytes(const Response& response, uint64_t content_length, bool close) {
+// The head; without Content-Length when `content_length` is nullopt (a body the close ends).
+std::string head_bytes(const Response& response, std::optional<uint64_t> content_length,
+                       bool close) {
   std::string out;
   out.reserve(192);
   out += "HTTP/1.1 ";
@@ -89,9 +90,12 @@ std::string response_head_bytes(const Response& response, uint64_t content_lengt
   out += http_date();
   out += "\r\nServer: opbase\r\nContent-Type: ";
   out += response.content_type;
-  out += "\r\nContent-Length: ";
-  out += std::to_string(content_length);
   out += "\r\n";
+  if (content_length) {
+    out += "Content-Length: ";
+    out += std::to_string(*content_length);
+    out += "\r\n";
+  }
   for (const auto& [name, value] : response.headers) {
     out += name;
     out += ": ";
@@ -101,6 +105,16 @@ std::string response_head_bytes(const Response& response, uint64_t content_lengt
   if (close) out += "Connection: close\r\n";
   out += "\r\n";
   return out;
+}
+
+}  // namespace
+
+std::string response_head_bytes(const Response& response, uint64_t content_length, bool close) {
+  return head_bytes(response, content_length, close);
+}
+
+std::string held_head_bytes(const Response& response) {
+  return head_bytes(response, std::nullopt, /*close=*/true);
 }
 
 std::string response_bytes(const Response& response, bool close, bool head_only) {

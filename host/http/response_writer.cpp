@@ -30,18 +30,13 @@ void ResponseWriter::queue_response(Connection& c, Response response, Connection
 }
 
 void ResponseWriter::send_out(Connection& c) {
-  while (c.out_sent < c.out.size()) {
-    const ssize_t sent =
-        ::send(c.fd, c.out.data() + c.out_sent, c.out.size() - c.out_sent, MSG_NOSIGNAL);
-    if (sent > 0) {
-      c.out_sent += static_cast<size_t>(sent);
-    } else if (sent < 0 && errno == EINTR) {
-      continue;
-    } else if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+  switch (c.send_some()) {
+    case SendResult::kFull:
       return epoll_.arm(c, EPOLLOUT);
-    } else {
+    case SendResult::kBroken:
       return schedule_close(c);
-    }
+    case SendResult::kAll:
+      break;
   }
   std::string().swap(c.out);
   c.out_sent = 0;

@@ -48,6 +48,14 @@ void request_series(const ServerCounters& c, MetricsText& out) {
   out.sample("opbase_http_inflight_body_bytes", c.inflight_body_bytes.load());
 }
 
+void held_series(const ServerCounters& c, MetricsText& out) {
+  out.family("opbase_http_held_open", "gauge", "Responses held open now (event streams).");
+  out.sample("opbase_http_held_open", c.held_open.load());
+  out.family("opbase_http_held_too_slow_total", "counter",
+             "Held responses ended because their client read too slowly.");
+  out.sample("opbase_http_held_too_slow_total", c.held_too_slow.load());
+}
+
 }  // namespace
 
 std::string metrics_text(const ServerCounters& counters) {
@@ -55,6 +63,7 @@ std::string metrics_text(const ServerCounters& counters) {
   connection_series(counters, out);
   limit_series(counters, out);
   request_series(counters, out);
+  held_series(counters, out);
   return out.take();
 }
 

@@ -21,6 +21,8 @@ struct ServerCounters {
   std::atomic<uint64_t> timed_out_send{0};
   std::atomic<uint64_t> malformed{0};
   std::atomic<int64_t> inflight_body_bytes{0};
+  std::atomic<int64_t> held_open{0};       // responses held open (server-sent events)
+  std::atomic<uint64_t> held_too_slow{0};  // held responses ended for a client reading too slowly
 };
 
 // The counters in the Prometheus text format (opbase_http_* series).

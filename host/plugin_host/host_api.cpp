@@ -65,6 +65,14 @@ opbase_rc register_route(opbase_plugin* plugin, opbase_str prefix, opbase_route_
                                          plugin->name, view(prefix), handler, handler_state));
 }
 
+opbase_rc register_endpoint_route(opbase_plugin* plugin, opbase_str name, opbase_route_fn handler,
+                                  void* handler_state) {
+  if (plugin == nullptr || bad(name)) return OPBASE_RC_REFUSED;
+  if (!plugin->in_init) return refused_outside_init(plugin, "register_endpoint_route", name);
+  return registration_result(plugin, plugin->context->registry->add_endpoint_route(
+                                         plugin->name, view(name), handler, handler_state));
+}
+
 opbase_rc provide_service(opbase_plugin* plugin, opbase_str name, opbase_service_fn fn,
                           void* fn_state) {
   if (plugin == nullptr || bad(name)) return OPBASE_RC_REFUSED;
@@ -231,6 +239,12 @@ const opbase_host_api* host_api() {
       &route_start,
       &route_write,
       &route_send_file,
+      &register_endpoint_route,
+      &route_hold,
+      &held_push,
+      &held_close,
+      &held_queued_bytes,
+      &held_release,
   };
   return &api;
 }

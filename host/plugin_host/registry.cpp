@@ -80,6 +80,29 @@ Status Registry::add_route(std::string_view plugin, std::string_view prefix, opb
   return Status::ok();
 }
 
+Status Registry::add_endpoint_route(std::string_view plugin, std::string_view name,
+                                    opbase_route_fn fn, void* state) {
+  const auto refused = [&](std::string why) {
+    return Status::validation("endpoint route '" + std::string(name.substr(0, 64)) +
+                              "' of plugin '" + std::string(plugin) + "': " + why);
+  };
+  if (std::string problem = answers::endpoint_route_name_problem(plugin, name); !problem.empty()) {
+    return refused(std::move(problem));
+  }
+  if (find_endpoint_route(name) != nullptr) return refused("the name is taken");
+  if (fn == nullptr) return refused("it has no handler");
+  endpoint_routes_.push_back(
+      RouteEntry{std::string(name), std::string(plugin), fn, state, lane_of(plugin)});
+  return Status::ok();
+}
+
+const RouteEntry* Registry::find_endpoint_route(std::string_view name) const {
+  for (const RouteEntry& route : endpoint_routes_) {
+    if (route.prefix == name) return &route;
+  }
+  return nullptr;
+}
+
 const RouteEntry* Registry::find_route(std::string_view path) const {
   for (const RouteEntry& route : routes_) {
     if (path.starts_with(route.prefix)) return &route;
@@ -201,6 +224,7 @@ void Registry::remove_plugin(std::string_view plugin) {
   std::erase_if(ops_, [&](const auto& kv) { return kv.second->plugin == plugin; });
   std::erase_if(services_, [&](const auto& kv) { return kv.second->plugin == plugin; });
   std::erase_if(routes_, [&](const RouteEntry& route) { return route.plugin == plugin; });
+  std::erase_if(endpoint_routes_, [&](const RouteEntry& route) { return route.plugin == plugin; });
   if (auto lane = lanes_.find(plugin); lane != lanes_.end()) {
     lane->second->stop();
     lanes_.erase(lane);

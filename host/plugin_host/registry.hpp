@@ -32,9 +32,10 @@ struct OpEntry {
 };
 
 // A route: requests whose path starts with `prefix` go to the plugin's handler on its lane, as a
-// stream (abi.h register_route).
+// stream (abi.h register_route); or, for an endpoint route, requests for
+// /api/{endpoint_key}/<prefix> once the host checked the API key (register_endpoint_route).
 struct RouteEntry {
-  std::string prefix;  // "/files/"
+  std::string prefix;  // "/files/"; for an endpoint route its name, "realtime"
   std::string plugin;
   opbase_route_fn fn;
   void* state;
@@ -76,6 +77,10 @@ class Registry {
   // prefix breaks the rules there or overlaps another route.
   Status add_route(std::string_view plugin, std::string_view prefix, opbase_route_fn fn,
                    void* state);
+  // An endpoint route of `plugin` (abi.h register_endpoint_route), on its lane. Refused with a
+  // message when the name breaks the rules or is taken.
+  Status add_endpoint_route(std::string_view plugin, std::string_view name, opbase_route_fn fn,
+                            void* state);
   // Sets the size of `plugin`'s lane; refused once the lane exists (its first lane op made it).
   Status size_lane(std::string_view plugin, LaneSize size);
   // Every lane refuses new calls and answers its queued ones at once (lane.hpp begin_stopping):
@@ -99,6 +104,8 @@ class Registry {
   const ServiceEntry* find_service(std::string_view name) const;
   // The route whose prefix starts `path`, or nullptr.
   const RouteEntry* find_route(std::string_view path) const;
+  // The endpoint route named `name`, or nullptr.
+  const RouteEntry* find_endpoint_route(std::string_view name) const;
 
   // Canonical op names of `plugin`, sorted.
   std::vector<std::string> ops_of(std::string_view plugin) const;
@@ -121,7 +128,8 @@ class Registry {
   std::unordered_map<std::string, LaneSize, StringHash, std::equal_to<>> lane_sizes_;
   std::unordered_map<std::string, std::shared_ptr<ServiceEntry>, StringHash, std::equal_to<>>
       services_;
-  std::vector<RouteEntry> routes_;  // a few at most: found by a scan
+  std::vector<RouteEntry> routes_;           // a few at most: found by a scan
+  std::vector<RouteEntry> endpoint_routes_;  // the same
 };
 
 }  // namespace opbase::host

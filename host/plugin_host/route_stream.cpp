@@ -28,8 +28,26 @@ std::optional<http::Response> head_of(const opbase_stream& stream, int status,
   response.content_type = type.empty() ? "application/octet-stream" : std::string(type);
   response.headers = std::move(*lines);
   response.headers.emplace_back("X-Request-Id", stream.request_id);
+  for (const auto& header : stream.host_headers) response.headers.push_back(header);
   return response;
 }
+
+opbase_held_end held_end_of(HeldEnd why) {
+  switch (why) {
+    case HeldEnd::kClientLeft:
+      return OPBASE_HELD_CLIENT_LEFT;
+    case HeldEnd::kTooSlow:
+      return OPBASE_HELD_TOO_SLOW;
+    case HeldEnd::kClosed:
+      return OPBASE_HELD_CLOSED;
+    case HeldEnd::kServerStopping:
+      return OPBASE_HELD_SERVER_STOPPING;
+  }
+  return OPBASE_HELD_CLIENT_LEFT;
+}
+
+// The smallest queue a held response may have: room for a farewell and an event or two.
+constexpr uint64_t kMinHeldQueue = 1024;
 
 }  // namespace
 
@@ -38,6 +56,7 @@ void route_answer_error(opbase_stream& stream, const Status& status, int http_st
   response.status = http_status != 0 ? http_status : status.http_status();
   response.body = error_envelope(status, stream.request_id);
   response.headers.emplace_back("X-Request-Id", stream.request_id);
+  for (const auto& header : stream.host_headers) response.headers.push_back(header);
   if (auto seconds = retry_after(status)) response.headers.emplace_back("Retry-After", *seconds);
   stream.answered = true;
   stream.status = response.status;
@@ -119,5 +138,41 @@ opbase_rc route_send_file(opbase_stream* stream, int fd, uint64_t offset, uint64
   stream->body_left -= length;
   return OPBASE_RC_OK;
 }
+
+opbase_held* route_hold(opbase_stream* stream, int status, opbase_str content_type,
+                        opbase_str headers, uint64_t max_queued_bytes, opbase_str too_slow_farewell,
+                        opbase_held_end_fn on_end, void* on_end_state) {
+  if (stream == nullptr || stream->answered || on_end == nullptr || bad(too_slow_farewell) ||
+      max_queued_bytes < kMinHeldQueue) {
+    return nullptr;
+  }
+  auto response = head_of(*stream, status, content_type, headers);
+  if (!response) return nullptr;
+  stream->answered = true;
+  stream->status = status;
+  http::HoldOptions options;
+  options.max_queued_bytes = static_cast<size_t>(max_queued_bytes);
+  options.too_slow_farewell.assign(view(too_slow_farewell));
+  options.on_end = [on_end, on_end_state](HeldEnd why) { on_end(on_end_state, held_end_of(why)); };
+  auto held = stream->stream->hold(*response, std::move(options));
+  if (!held) return nullptr;
+  return new opbase_held{std::move(held)};
+}
+
+opbase_rc held_push(opbase_held* held, opbase_str bytes) {
+  if (held == nullptr || bad(bytes)) return OPBASE_RC_REFUSED;
+  return held->response->push(view(bytes)) ? OPBASE_RC_OK : OPBASE_RC_ERROR;
+}
+
+void held_close(opbase_held* held, opbase_str last) {
+  if (held == nullptr || bad(last)) return;
+  held->response->close(view(last));
+}
+
+uint64_t held_queued_bytes(opbase_held* held) {
+  return held == nullptr ? 0 : held->response->queued_bytes();
+}
+
+void held_release(opbase_held* held) { delete held; }
 
 }  // namespace opbase::host

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "http/exchange.hpp"
 #include "opbase/abi.h"
@@ -18,9 +20,17 @@
 struct opbase_stream {
   std::unique_ptr<opbase::host::http::Stream> stream;
   std::string request_id;
+  std::string project_id;  // on an endpoint route: the project its keys named
+  // Headers the host adds to every answer besides X-Request-Id (CORS, on an endpoint route).
+  std::vector<std::pair<std::string, std::string>> host_headers;
   bool answered = false;   // respond, respond_error or start was called
   int status = 0;          // the answer's, for the request log
   uint64_t body_left = 0;  // after start: bytes still to send
+};
+
+// A response held open (stream_hold), as the plugin holds it until held_release.
+struct opbase_held {
+  std::shared_ptr<opbase::host::http::HeldResponse> response;
 };
 
 namespace opbase::host {
@@ -44,5 +54,14 @@ opbase_rc route_start(opbase_stream* stream, int status, opbase_str content_type
                       opbase_str headers, uint64_t content_length);
 opbase_rc route_write(opbase_stream* stream, opbase_str bytes);
 opbase_rc route_send_file(opbase_stream* stream, int fd, uint64_t offset, uint64_t length);
+
+// ABI 1.4: responses held open after their head.
+opbase_held* route_hold(opbase_stream* stream, int status, opbase_str content_type,
+                        opbase_str headers, uint64_t max_queued_bytes, opbase_str too_slow_farewell,
+                        opbase_held_end_fn on_end, void* on_end_state);
+opbase_rc held_push(opbase_held* held, opbase_str bytes);
+void held_close(opbase_held* held, opbase_str last);
+uint64_t held_queued_bytes(opbase_held* held);
+void held_release(opbase_held* held);
 
 }  // namespace opbase::host

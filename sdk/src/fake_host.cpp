@@ -32,6 +32,8 @@ struct FakeStream {
   size_t read = 0;
   RouteResult result;
   bool answered = false;
+  std::string project_id;
+  FakeHost::State* host = nullptr;
   uint64_t body_left = 0;
 };
 FakeStream* as_stream(opbase_stream* s) { return reinterpret_cast<FakeStream*>(s); }
@@ -73,6 +75,9 @@ struct FakeHost::State {
   std::map<std::string, TextServiceHandler, std::less<>> provided;
   std::vector<Subscription> subscriptions;
   std::vector<Route> routes;
+  std::vector<Route> endpoint_routes;  // prefix: the route's name
+  // Every response a route held, ended before shutdown as the daemon's front ends them.
+  std::vector<std::weak_ptr<HeldRecord>> held;
   std::atomic<int64_t> now_ms{1'700'000'000'000};
   mutable std::mutex mu;  // guards published and log
   std::vector<PublishedEvent> published;
@@ -290,6 +295,23 @@ opbase_rc fake_register_route(opbase_plugin* p, opbase_str prefix, opbase_route_
   return OPBASE_RC_OK;
 }
 
+opbase_rc fake_register_endpoint_route(opbase_plugin* p, opbase_str name, opbase_route_fn fn,
+                                       void* fn_state) {
+  State* s = State::of(p);
+  const std::string text(view(name));
+  if (!s->in_init) return s->refuse("register_endpoint_route outside init");
+  if (fn == nullptr) return s->refuse("endpoint route '" + text + "' has no handler");
+  if (std::string problem = answers::endpoint_route_name_problem(s->plugin_name, text);
+      !problem.empty()) {
+    return s->refuse("endpoint route '" + text + "': " + problem);
+  }
+  for (const auto& route : s->endpoint_routes) {
+    if (route.prefix == text) return s->refuse("endpoint route '" + text + "' is taken");
+  }
+  s->endpoint_routes.push_back({text, fn, fn_state});
+  return OPBASE_RC_OK;
+}
+
 opbase_rc fake_stream_header(opbase_stream* st, opbase_str name, opbase_config_value_fn on_value,
                              void* ctx) {
   for (const auto& [field, value] : as_stream(st)->request->headers) {
@@ -386,6 +408,39 @@ opbase_rc fake_stream_send_file(opbase_stream* st, int fd, uint64_t offset, uint
   return OPBASE_RC_OK;
 }
 
+// The plugin's handle on a held response.
+struct FakeHeld {
+  std::shared_ptr<HeldRecord> record;
+};
+FakeHeld* as_held(opbase_held* h) { return reinterpret_cast<FakeHeld*>(h); }
+
+opbase_held* fake_stream_hold(opbase_stream* st, int status, opbase_str content_type,
+                              opbase_str headers, uint64_t max_queued_bytes,
+                              opbase_str too_slow_farewell, opbase_held_end_fn on_end,
+                              void* on_end_state) {
+  (void)too_slow_farewell;
+  FakeStream* s = as_stream(st);
+  if (on_end == nullptr || max_queued_bytes < 1024 ||
+      fake_stream_head(s, status, content_type, headers) != OPBASE_RC_OK) {
+    return nullptr;
+  }
+  s->result.held = std::make_shared<HeldRecord>(on_end, on_end_state);
+  s->host->held.push_back(s->result.held);
+  return reinterpret_cast<opbase_held*>(new FakeHeld{s->result.held});
+}
+
+opbase_rc fake_held_push(opbase_held* h, opbase_str bytes) {
+  return as_held(h)->record->push(view(bytes)) ? OPBASE_RC_OK : OPBASE_RC_ERROR;
+}
+
+void fake_held_close(opbase_held* h, opbase_str last) {
+  if (as_held(h)->record->push(view(last))) as_held(h)->record->end(HeldEnd::kClosed);
+}
+
+uint64_t fake_held_queued_bytes(opbase_held*) { return 0; }
+
+void fake_held_release(opbase_held* h) { delete as_held(h); }
+
 const opbase_host_api kFakeApi = {
     sizeof(opbase_host_api),
     OPBASE_ABI_MAJOR,
@@ -415,6 +470,12 @@ const opbase_host_api kFakeApi = {
     &fake_stream_start,
     &fake_stream_write,
     &fake_stream_send_file,
+    &fake_register_endpoint_route,
+    &fake_stream_hold,
+    &fake_held_push,
+    &fake_held_close,
+    &fake_held_queued_bytes,
+    &fake_held_release,
 };
 
 CallResult to_result(const FakeResponse& r, opbase_rc rc) {
@@ -449,6 +510,9 @@ CallResult refused_call(std::string_view code, std::string message) {
 FakeHost::FakeHost() : state_(std::make_unique<State>()) {}
 
 FakeHost::~FakeHost() {
+  for (const auto& held : state_->held) {
+    if (auto record = held.lock()) record->end(HeldEnd::kServerStopping);
+  }
   if (state_->loaded && state_->descriptor->shutdown)
     state_->descriptor->shutdown(state_->plugin_state);
 }
@@ -585,19 +649,74 @@ std::string RouteResult::header(std::string_view name) const {
   return "";
 }
 
+std::string HeldRecord::body() const {
+  std::lock_guard lock(mu_);
+  return body_;
+}
+
+bool HeldRecord::ended() const {
+  std::lock_guard lock(mu_);
+  return ended_;
+}
+
+bool HeldRecord::push(std::string_view bytes) {
+  std::lock_guard lock(mu_);
+  if (ended_) return false;
+  body_.append(bytes);
+  return true;
+}
+
+bool HeldRecord::end(HeldEnd why) {
+  {
+    std::lock_guard lock(mu_);
+    if (ended_) return false;
+    ended_ = true;
+  }
+  const opbase_held_end abi_why = why == HeldEnd::kTooSlow          ? OPBASE_HELD_TOO_SLOW
+                                  : why == HeldEnd::kClosed         ? OPBASE_HELD_CLOSED
+                                  : why == HeldEnd::kServerStopping ? OPBASE_HELD_SERVER_STOPPING
+                                                                    : OPBASE_HELD_CLIENT_LEFT;
+  on_end_(on_end_state_, abi_why);
+  return true;
+}
+
+namespace {
+
+// The name of an endpoint route's path, /api/<endpoint key>/<name>, or "".
+std::string_view endpoint_route_name(std::string_view path) {
+  if (!path.starts_with("/api/")) return {};
+  const size_t slash = path.find('/', 5);
+  if (slash == std::string_view::npos || slash == 5) return {};
+  return path.substr(slash + 1);
+}
+
+}  // namespace
+
 RouteResult FakeHost::call_route(const RouteRequest& request) {
   const std::string_view path =
       std::string_view(request.target).substr(0, request.target.find('?'));
+  std::vector<const State::Route*> candidates;
   for (const auto& route : state_->routes) {
-    if (!path.starts_with(route.prefix)) continue;
+    if (path.starts_with(route.prefix)) candidates.push_back(&route);
+  }
+  const std::string_view endpoint_name = endpoint_route_name(path);
+  for (const auto& route : state_->endpoint_routes) {
+    if (!endpoint_name.empty() && route.prefix == endpoint_name) candidates.push_back(&route);
+  }
+  for (const State::Route* found : candidates) {
+    const auto& route = *found;
+    const bool endpoint = !endpoint_name.empty() && route.prefix == endpoint_name;
     FakeStream stream;
     stream.request = &request;
+    stream.project_id = endpoint ? request.project_id : "";
+    stream.host = state_.get();
     const opbase_route_request call{sizeof(opbase_route_request),
                                     str(request.method),
                                     str(request.target),
                                     str(request.client_address),
                                     str(std::string_view("fake-request")),
-                                    static_cast<int64_t>(request.body.size())};
+                                    static_cast<int64_t>(request.body.size()),
+                                    str(stream.project_id)};
     route.fn(route.state, &call, reinterpret_cast<opbase_stream*>(&stream));
     if (!stream.answered) {
       stream.result.status = 500;

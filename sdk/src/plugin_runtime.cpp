@@ -222,6 +222,22 @@ Status Registrar::route(std::string_view prefix, RouteHandler handler) {
   return Status::ok();
 }
 
+Status Registrar::endpoint_route(std::string_view name, RouteHandler handler) {
+  const Host& host = *runtime_->host;
+  if (host.abi_minor() < 4) {
+    return keep(Status::internal("endpoint route " + std::string(name) +
+                                 " needs a host of ABI 1.4 or newer"));
+  }
+  auto& bound =
+      runtime_->routes.emplace_back(PluginRuntime::BoundRoute{runtime_, std::move(handler)});
+  if (host.api().register_endpoint_route(host.plugin(), str(name), &call_route, &bound) !=
+      OPBASE_RC_OK) {
+    return keep(
+        Status::internal("endpoint route " + std::string(name) + " was refused by the host"));
+  }
+  return Status::ok();
+}
+
 Status Registrar::keep(Status s) {
   if (!s.is_ok() && first_failure_.is_ok()) first_failure_ = s;
   return s;

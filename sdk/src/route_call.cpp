@@ -1,5 +1,8 @@
+#include <cstddef>
+
 #include "opbase/internal/str.hpp"
 #include "opbase/route.hpp"
+#include "opbase/url_query.hpp"
 
 namespace opbase {
 namespace {
@@ -11,6 +14,18 @@ std::string header_lines(const HeaderList& headers) {
 }
 
 }  // namespace
+
+std::string_view RouteCall::project_id() const {
+  // The field came with ABI 1.4: an older host's request ends before it.
+  if (request_.struct_size < offsetof(opbase_route_request, project_id) + sizeof(opbase_str)) {
+    return {};
+  }
+  return {request_.project_id.ptr, request_.project_id.len};
+}
+
+std::optional<std::string> RouteCall::query(std::string_view name) const {
+  return url_query_value(target(), name);
+}
 
 std::optional<std::string> RouteCall::header(std::string_view name) const {
   std::optional<std::string> found;
@@ -67,6 +82,48 @@ Status RouteCall::write(std::string_view bytes) {
 
 Status RouteCall::send_file(int fd, uint64_t offset, uint64_t length) {
   return checked(api_.stream_send_file(stream_, fd, offset, length), "file");
+}
+
+namespace {
+
+HeldEnd held_end_of(opbase_held_end why) {
+  switch (why) {
+    case OPBASE_HELD_TOO_SLOW:
+      return HeldEnd::kTooSlow;
+    case OPBASE_HELD_CLOSED:
+      return HeldEnd::kClosed;
+    case OPBASE_HELD_SERVER_STOPPING:
+      return HeldEnd::kServerStopping;
+    case OPBASE_HELD_CLIENT_LEFT:
+      break;
+  }
+  return HeldEnd::kClientLeft;
+}
+
+// The host calls it exactly once per held response, so it owns the callback it was given.
+void call_on_end(void* state, opbase_held_end why) {
+  std::unique_ptr<std::function<void(HeldEnd)>> on_end(
+      static_cast<std::function<void(HeldEnd)>*>(state));
+  if (*on_end) (*on_end)(held_end_of(why));
+}
+
+}  // namespace
+
+std::unique_ptr<HeldStream> RouteCall::hold(int status, std::string_view content_type,
+                                            HoldSettings settings, const HeaderList& headers) {
+  if (api_.struct_size < offsetof(opbase_host_api, held_release) + sizeof(api_.held_release)) {
+    respond_error(Status::internal("this host cannot hold a response open (ABI 1.4)"));
+    return nullptr;
+  }
+  const std::string lines = header_lines(headers);
+  auto on_end = std::make_unique<std::function<void(HeldEnd)>>(std::move(settings.on_end));
+  opbase_held* held =
+      api_.stream_hold(stream_, status, str(content_type), str(lines), settings.max_queued_bytes,
+                       str(settings.too_slow_farewell), &call_on_end, on_end.get());
+  answered_ = true;  // the host answered either way, or the client is gone
+  if (held == nullptr) return nullptr;
+  on_end.release();  // call_on_end's now
+  return std::make_unique<HeldStream>(api_, held);
 }
 
 }  // namespace opbase

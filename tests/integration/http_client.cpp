@@ -352,8 +352,13 @@ RawReply RawConnection::read_response(std::chrono::milliseconds timeout) {
 
 bool RawConnection::receive_until(std::string_view text, std::chrono::milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;
-  while (received.find(text) == std::string::npos && Clock::now() < deadline) {
-    if (closed_by_server(std::chrono::milliseconds(100))) break;
+  char buffer[16384];
+  // Looked for again after each read, so it returns as soon as the text is in.
+  while (received.find(text) == std::string::npos && fd_ >= 0 && Clock::now() < deadline) {
+    if (!wait_readable(fd_, remaining(deadline))) break;
+    const ssize_t got = ::recv(fd_, buffer, sizeof buffer, 0);
+    if (got <= 0) break;
+    received.append(buffer, static_cast<size_t>(got));
   }
   return received.find(text) != std::string::npos;
 }

@@ -35,7 +35,7 @@ extern "C" {
 #endif
 
 #define OPBASE_ABI_MAJOR 1
-#define OPBASE_ABI_MINOR 3
+#define OPBASE_ABI_MINOR 4
 
 /* The one symbol the host looks up in every plugin. */
 #define OPBASE_PLUGIN_ENTRY_SYMBOL "opbase_plugin_entry"
@@ -158,6 +158,9 @@ typedef struct opbase_route_request {
   opbase_str client_address; /* the TCP peer's IP address as text */
   opbase_str request_id;     /* also in the X-Request-Id response header and the host log */
   int64_t content_length;    /* the body's length; 0 when there is none */
+  /* ABI 1.4: on an endpoint route (register_endpoint_route), the project its endpoint key and
+   * API key named; empty on other routes. Check struct_size before reading it. */
+  opbase_str project_id;
 } opbase_route_request;
 
 /* Handles one request on a route (register_route): reads the body with stream_read, answers
@@ -167,6 +170,26 @@ typedef struct opbase_route_request {
  */
 typedef void (*opbase_route_fn)(void* state, const opbase_route_request* request,
                                 opbase_stream* stream);
+
+/* ---- held responses (ABI 1.4) ---- */
+
+/* A response held open after its head (stream_hold): its body is what the plugin pushes, from
+ * any thread, for as long as the client stays (server-sent events). Host-owned; valid from
+ * stream_hold until the plugin's held_release. */
+typedef struct opbase_held opbase_held;
+
+/* How a held response ended. */
+typedef enum opbase_held_end {
+  OPBASE_HELD_CLIENT_LEFT = 0,    /* the client closed its side, or the connection failed */
+  OPBASE_HELD_TOO_SLOW = 1,       /* the client read too slowly (see stream_hold) */
+  OPBASE_HELD_CLOSED = 2,         /* the plugin closed it (held_close) */
+  OPBASE_HELD_SERVER_STOPPING = 3 /* the daemon stops */
+} opbase_held_end;
+
+/* Called exactly once when a held response ends, on the HTTP front's thread: must be quick and
+ * never block, and must not call the held_* functions (hand the end to a thread of the
+ * plugin's). Every held response ends before the plugin's shutdown is called. */
+typedef void (*opbase_held_end_fn)(void* state, opbase_held_end why);
 
 /* Receives the result of `call_service`. `data` or the error fields are borrowed for the call.
  * On success `rc` is OPBASE_RC_OK and `data` holds the service's "data" JSON ("null" when it set
@@ -339,6 +362,45 @@ typedef struct opbase_host_api {
   opbase_rc (*stream_write)(opbase_stream* stream, opbase_str bytes);
   /* `length` bytes of the open file `fd` from `offset`, copied by the kernel. */
   opbase_rc (*stream_send_file)(opbase_stream* stream, int fd, uint64_t offset, uint64_t length);
+
+  /* ---- added in ABI 1.4 ---- */
+
+  /* Registration, only during init. Requests for /api/{endpoint_key}/<name> go to `handler` on
+   * this plugin's lane, as a route's do (register_route), once the host has checked the
+   * project's API key: in the X-API-KEY header, or in the `api_key` query parameter (a
+   * browser's EventSource cannot set headers). Without a valid key the host answers 401
+   * AUTHENTICATION_FAILED, as it would an op. The handler's request carries the project's id
+   * (project_id); no bearer token is checked here, and none belongs in a URL. `name`: 1-64
+   * lowercase letters, digits and '_', the plugin's name or starting with it and '_' ("realtime").
+   */
+  opbase_rc (*register_endpoint_route)(opbase_plugin* plugin, opbase_str name,
+                                       opbase_route_fn handler, void* handler_state);
+
+  /* Answers with a head (status, content_type and headers as stream_respond's; no length, and
+   * the connection closes when the response ends) and holds the response open: its body is what
+   * held_push sends, for as long as the client stays. The handler returns at once; the response
+   * costs no thread while it is held. It ends with held_close, the client leaving, the daemon's
+   * stop, or a client too slow: a push that would leave more than `max_queued_bytes` (at least
+   * 1024) pushed and not yet taken by the client, or bytes waiting with none taken for
+   * server.send_timeout_s. Then what waits is dropped and `too_slow_farewell` sent in its place.
+   * `on_end` (not NULL) is then called once with `on_end_state` (plugin-owned; keep it until
+   * shutdown). Returns the held response, or NULL (on_end is not called) when the call breaks a
+   * rule or the client is gone. After it the stream is answered: no other stream_* call. */
+  opbase_held* (*stream_hold)(opbase_stream* stream, int status, opbase_str content_type,
+                              opbase_str headers, uint64_t max_queued_bytes,
+                              opbase_str too_slow_farewell, opbase_held_end_fn on_end,
+                              void* on_end_state);
+
+  /* Queues `bytes` for the client, never waiting for it: OPBASE_RC_OK, or OPBASE_RC_ERROR once
+   * the response has ended (nothing more is sent). From any thread. */
+  opbase_rc (*held_push)(opbase_held* held, opbase_str bytes);
+  /* Sends what is queued, then `last`, and ends the response (OPBASE_HELD_CLOSED). */
+  void (*held_close)(opbase_held* held, opbase_str last);
+  /* Bytes pushed and not yet taken by the client's socket. */
+  uint64_t (*held_queued_bytes)(opbase_held* held);
+  /* The plugin is done with `held`, ended or not (an open one goes on until it ends); it is
+   * invalid from now on. Exactly once per held response. */
+  void (*held_release)(opbase_held* held);
 } opbase_host_api;
 
 /* What a plugin tells the host about itself. OWNERSHIP: plugin-owned, static storage; must stay

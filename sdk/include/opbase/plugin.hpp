@@ -48,6 +48,11 @@ class Registrar {
   // register_route). A handler that throws or returns without answering gets INTERNAL_ERROR
   // sent. Refused by a host older than ABI 1.3.
   Status route(std::string_view prefix, RouteHandler handler);
+  // An endpoint route: requests for /api/{endpoint_key}/<name> go to `handler` on this plugin's
+  // lane, once the host has checked the project's API key (header or `api_key` query
+  // parameter); RouteCall::project_id() names the project (abi.h register_endpoint_route).
+  // `name` is the plugin's name or starts with it and '_'. Refused by a host older than ABI 1.4.
+  Status endpoint_route(std::string_view name, RouteHandler handler);
   Status service(std::string_view name, ServiceHandler handler);
   // A service whose handler parses its own input and returns JSON text (the gateway's token
   // verifier, called on every signed-in request, saves two JSON conversions this way).

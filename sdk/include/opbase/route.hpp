@@ -1,14 +1,17 @@
 // RouteCall: one request on a plugin's route (Registrar::route; abi.h register_route), as its
 // handler sees it: the request line and headers, the body read in pieces as it arrives, and the
-// response sent whole or in pieces (from memory or from a file). Made for bodies too large to
-// hold: a file's upload and download. The route checks its own credentials: the host checks no
-// API key and no token on it.
+// response sent whole, in pieces (from memory or from a file), or held open for pushes from any
+// thread (hold: event streams). Made for bodies too large to hold, a file's upload and download,
+// and for streams. A route checks its own credentials: the host checks no API key and no token
+// on it. On an endpoint route (Registrar::endpoint_route, /api/{endpoint_key}/<name>) the host
+// has checked the project's API key, and project_id() names the project.
 //
 // Thread-safety: a RouteCall belongs to the one handler call it was made for.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "opbase/abi.h"
+#include "opbase/held_stream.hpp"
 #include "opbase/status.hpp"
 
 namespace opbase {
@@ -35,6 +39,10 @@ class RouteCall {
   }
   std::string_view request_id() const { return {request_.request_id.ptr, request_.request_id.len}; }
   uint64_t content_length() const { return static_cast<uint64_t>(request_.content_length); }
+  // On an endpoint route, the project its keys named; "" on a plain route.
+  std::string_view project_id() const;
+  // The query parameter `name`, decoded (url_query.hpp), or nullopt.
+  std::optional<std::string> query(std::string_view name) const;
   // The first header of that name (any case), or nullopt.
   std::optional<std::string> header(std::string_view name) const;
 
@@ -54,6 +62,11 @@ class RouteCall {
                const HeaderList& headers = {});
   Status write(std::string_view bytes);
   Status send_file(int fd, uint64_t offset, uint64_t length);
+  // The head, then the response held open for the returned stream's pushes (held_stream.hpp);
+  // nullptr (on_end is never called) when the client is gone or the host (older than ABI 1.4)
+  // refused. Either way the call is answered.
+  std::unique_ptr<HeldStream> hold(int status, std::string_view content_type, HoldSettings settings,
+                                   const HeaderList& headers = {});
 
   bool answered() const { return answered_; }
 

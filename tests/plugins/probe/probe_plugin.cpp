@@ -21,15 +21,26 @@
 //                       probe.lane_wait_ms, default 20000), returns {"opened": true|false}
 //   probe.lane_open     API key; lets every probe.lane_wait go on, now and later
 //   probe.lane_waiting  API key; returns {"waiting": how many probe.lane_wait are waiting}
+//   probe.held_push     API key; pushes body.text to the response held as body.name, returns
+//                       {"pushed": whether it was still open}
+//   probe.held_close    API key; closes the one held as body.name with body.text last
+//   probe.held_ends     API key; returns {name: how it ended} for each held response that did
 // and the route /probes/ (abi.h register_route):
 //   GET /probes/throw       throws (→ 500 INTERNAL_ERROR with the request id)
 //   GET /probes/silent      returns without answering (→ the same)
 //   GET /probes/own_length  answers with a Content-Length header of its own, which the host
 //                           refuses; then answers 200 "refused" when it was
+// and the endpoint route /api/{endpoint_key}/probe (abi.h register_endpoint_route):
+//   GET ...?name=<n>        holds the response open as <n> (text/event-stream): its first
+//                           bytes "project <id>\n", a queue of max_queued bytes (a query
+//                           parameter, default 65536), the farewell "too slow\n"
+//   GET (no name)           answers 200 "project <id>"
 // Thread-safety: the event record and the lane's gate are guarded; every handler may run
 // concurrently.
 #include <chrono>
 #include <condition_variable>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <opbase/document_store.hpp>
 #include <opbase/sdk.hpp>
@@ -126,6 +137,24 @@ class ProbePlugin final : public opbase::Plugin {
       r.subscribe(pattern, [this](const opbase::Event& e) { record(e); });
       r.subscribe_durable(pattern);
     }
+    r.endpoint_route("probe", [this](opbase::RouteCall& call) { hold(call); });
+    r.op("probe.held_push", Access::kApiKey, [this](const Request& req) -> Result<Reply> {
+      std::lock_guard lock(held_mutex_);
+      const auto found = held_.find(req.body.value("name", ""));
+      if (found == held_.end()) return Status::validation("no response is held by that name");
+      return Reply({{"pushed", found->second->push(req.body.value("text", ""))}});
+    });
+    r.op("probe.held_close", Access::kApiKey, [this](const Request& req) -> Result<Reply> {
+      std::lock_guard lock(held_mutex_);
+      const auto found = held_.find(req.body.value("name", ""));
+      if (found == held_.end()) return Status::validation("no response is held by that name");
+      found->second->close(req.body.value("text", ""));
+      return Reply({{"closed", true}});
+    });
+    r.op("probe.held_ends", Access::kApiKey, [this](const Request&) -> Result<Reply> {
+      std::lock_guard lock(held_mutex_);
+      return Reply(held_ends_);
+    });
     r.route("/probes/", [](opbase::RouteCall& call) {
       const std::string_view path = call.target();
       if (path == "/probes/throw") throw std::runtime_error("the probe route throws");
@@ -149,6 +178,33 @@ class ProbePlugin final : public opbase::Plugin {
     --waiting_;
     return Reply({{"opened", opened}});
   }
+
+  void hold(opbase::RouteCall& call) {
+    const std::string project(call.project_id());
+    const std::optional<std::string> name = call.query("name");
+    if (!name) {
+      call.respond(200, "text/plain", "project " + project);
+      return;
+    }
+    opbase::HoldSettings settings;
+    settings.max_queued_bytes = std::stoull(call.query("max_queued").value_or("65536"));
+    settings.too_slow_farewell = "too slow\n";
+    settings.on_end = [this, name = *name](opbase::HeldEnd why) {
+      static constexpr const char* kNames[] = {"client_left", "too_slow", "closed",
+                                               "server_stopping"};
+      std::lock_guard lock(held_mutex_);
+      held_ends_[name] = kNames[static_cast<int>(why)];
+    };
+    auto held = call.hold(200, "text/event-stream", std::move(settings));
+    if (!held) return;
+    held->push("project " + project + "\n");
+    std::lock_guard lock(held_mutex_);
+    held_[*name] = std::move(held);
+  }
+
+  std::mutex held_mutex_;
+  std::map<std::string, std::unique_ptr<opbase::HeldStream>> held_;
+  json held_ends_ = json::object();
 
   std::mutex gate_mutex_;
   std::condition_variable gate_;

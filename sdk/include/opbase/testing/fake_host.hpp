@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "opbase/abi.h"
+#include "opbase/held_stream.hpp"
 #include "opbase/op.hpp"
 #include "opbase/status.hpp"
 
@@ -38,20 +39,46 @@ struct CallResult {
   nlohmann::json details;  // object, or null
 };
 
-// A request on one of the plugin's routes (Registrar::route), and what the route answered.
+// A response a route held open (RouteCall::hold), as the fake host keeps it: every byte pushed
+// is taken at once (no client reads slowly here), and end() ends it as the daemon would when
+// its client leaves or it stops. One still open when the FakeHost goes ends then
+// (kServerStopping), before the plugin's shutdown, as in the daemon. Thread-safe.
+class HeldRecord {
+ public:
+  HeldRecord(opbase_held_end_fn on_end, void* on_end_state)
+      : on_end_(on_end), on_end_state_(on_end_state) {}
+  std::string body() const;  // everything pushed (and closed with) so far
+  bool ended() const;
+  // Ends the response, calling the plugin's on_end once; false when it had ended already.
+  bool end(HeldEnd why);
+  // The host's side (fake_host.cpp).
+  bool push(std::string_view bytes);
+
+ private:
+  mutable std::mutex mu_;
+  std::string body_;
+  bool ended_ = false;
+  opbase_held_end_fn on_end_;
+  void* on_end_state_;
+};
+
+// A request on one of the plugin's routes (Registrar::route, or an endpoint route at
+// /api/<endpoint key>/<name>), and what the route answered.
 struct RouteRequest {
   std::string method = "GET";
   std::string target;  // path and query, e.g. "/files/test/k1?expires=..."
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
   std::string client_address = "127.0.0.1";
+  std::string project_id = "test";  // what the keys of an endpoint route named
 };
 struct RouteResult {
   int status = 0;  // 0: no route took it; 500 with an INTERNAL_ERROR body when none answered
   std::string content_type;
   std::vector<std::pair<std::string, std::string>> headers;  // the route's own
-  std::string body;       // whole, as written (for HEAD too: the daemon would drop it)
-  bool complete = false;  // the body announced by start was sent whole
+  std::string body;                  // whole, as written (for HEAD too: the daemon would drop it)
+  bool complete = false;             // the body announced by start was sent whole
+  std::shared_ptr<HeldRecord> held;  // when the route held its response open
   std::string header(std::string_view name) const;  // any case; "" when absent
 };
 

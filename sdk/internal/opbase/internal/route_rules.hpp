@@ -35,6 +35,19 @@ inline std::string route_prefix_problem(std::string_view plugin, std::string_vie
   return "";
 }
 
+// Why `name` cannot be an endpoint route of `plugin` (/api/{endpoint_key}/<name>), or "" when it
+// can: 1-64 of a-z, 0-9 and '_', the plugin's name or it followed by '_' and more.
+inline std::string endpoint_route_name_problem(std::string_view plugin, std::string_view name) {
+  if (name.empty() || name.size() > 64 ||
+      name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string_view::npos) {
+    return "an endpoint route's name is 1-64 lowercase letters, digits and '_'";
+  }
+  if (name != plugin && !name.starts_with(std::string(plugin) + "_")) {
+    return "an endpoint route's name is the plugin's name, or starts with it and '_'";
+  }
+  return "";
+}
+
 using HeaderLines = std::vector<std::pair<std::string, std::string>>;
 
 inline std::optional<HeaderLines> route_header_lines(std::string_view text) {
