@@ -197,8 +197,9 @@ class ProbePlugin final : public opbase::Plugin {
     };
     auto held = call.hold(200, "text/event-stream", std::move(settings));
     if (!held) return;
-    held->push("project " + project + "\n");
+    // Kept before its first bytes go out: a client that read them may push to it at once.
     std::lock_guard lock(held_mutex_);
+    held->push("project " + project + "\n");
     held_[*name] = std::move(held);
   }
 
