@@ -7,9 +7,9 @@
 
 namespace opbase::host {
 
-void DurableSubscriptions::add(std::string plugin, std::string pattern) {
+void DurableSubscriptions::add(std::string plugin, Pending subscription) {
   const std::unique_lock lock(mutex_);
-  entries_.push_back({std::move(plugin), std::move(pattern)});
+  entries_.push_back({std::move(plugin), std::move(subscription.pattern), subscription.documents});
 }
 
 void DurableSubscriptions::remove_plugin(std::string_view plugin) {
@@ -17,14 +17,19 @@ void DurableSubscriptions::remove_plugin(std::string_view plugin) {
   std::erase_if(entries_, [&](const Entry& e) { return e.plugin == plugin; });
 }
 
-std::vector<std::string> DurableSubscriptions::plugins_for(std::string_view type) const {
-  std::vector<std::string> plugins;
+std::vector<DurableSubscriber> DurableSubscriptions::plugins_for(std::string_view type) const {
+  std::vector<DurableSubscriber> plugins;
   if (type.empty()) return plugins;
   const std::shared_lock lock(mutex_);
   for (const Entry& e : entries_) {
-    if (events::matches(e.pattern, type) &&
-        std::find(plugins.begin(), plugins.end(), e.plugin) == plugins.end()) {
-      plugins.push_back(e.plugin);
+    if (!events::matches(e.pattern, type)) continue;
+    const auto known =
+        std::find_if(plugins.begin(), plugins.end(),
+                     [&](const DurableSubscriber& s) { return s.plugin == e.plugin; });
+    if (known == plugins.end()) {
+      plugins.push_back({e.plugin, e.documents});
+    } else {
+      known->documents = known->documents || e.documents;
     }
   }
   return plugins;

@@ -93,16 +93,25 @@ opbase_rc subscribe(opbase_plugin* plugin, opbase_str type, opbase_event_fn fn, 
   return OPBASE_RC_OK;
 }
 
-opbase_rc subscribe_durable(opbase_plugin* plugin, opbase_str type) {
+opbase_rc keep_durably(opbase_plugin* plugin, opbase_str type, bool documents) {
+  const char* what = documents ? "subscribe_durable_documents" : "subscribe_durable";
   if (plugin == nullptr || bad(type)) return OPBASE_RC_REFUSED;
-  if (!plugin->in_init) return refused_outside_init(plugin, "subscribe_durable", type);
+  if (!plugin->in_init) return refused_outside_init(plugin, what, type);
   if (!EventBus::valid_pattern(view(type))) {
     return registration_result(
         plugin, Status::validation("durable subscription '" + std::string(view(type)) +
                                    "' is not an event type, 'area.*' or '*'"));
   }
-  plugin->pending_durable.emplace_back(view(type));
+  plugin->pending_durable.push_back({std::string(view(type)), documents});
   return OPBASE_RC_OK;
+}
+
+opbase_rc subscribe_durable(opbase_plugin* plugin, opbase_str type) {
+  return keep_durably(plugin, type, /*documents=*/false);
+}
+
+opbase_rc subscribe_durable_documents(opbase_plugin* plugin, opbase_str type) {
+  return keep_durably(plugin, type, /*documents=*/true);
 }
 
 // metric_add, metric_set and metric_observe: one PluginMetrics call each. Without metrics (tests)
@@ -245,6 +254,7 @@ const opbase_host_api* host_api() {
       &held_close,
       &held_queued_bytes,
       &held_release,
+      &subscribe_durable_documents,
   };
   return &api;
 }

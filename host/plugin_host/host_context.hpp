@@ -52,7 +52,8 @@ struct opbase_plugin {
     void* state;
   };
   std::vector<PendingSubscription> pending_subscriptions;
-  std::vector<std::string> pending_durable;  // subscribe_durable patterns, kept on acceptance
+  // subscribe_durable(_documents) patterns, kept on acceptance.
+  std::vector<opbase::host::DurableSubscriptions::Pending> pending_durable;
 };
 
 namespace opbase::host {

@@ -191,8 +191,8 @@ Status PluginLoader::load(const std::string& name, const std::string& file) {
   }
   loaded->handle->pending_subscriptions.clear();
   if (context_->durable != nullptr) {
-    for (std::string& pattern : loaded->handle->pending_durable) {
-      context_->durable->add(name, std::move(pattern));
+    for (DurableSubscriptions::Pending& pending : loaded->handle->pending_durable) {
+      context_->durable->add(name, std::move(pending));
     }
   }
   loaded->handle->pending_durable.clear();

@@ -27,10 +27,11 @@ Result<json> serve(const json& input, Decode&& decode, Run&& run, Shape&& shape)
 std::optional<WriteEvents> events_for(const store::Events& spec, const StoreEventSink* sink) {
   if (spec.empty() || sink == nullptr) return std::nullopt;
   const DurableSubscriptions* durable = sink->durable;
-  return WriteEvents(sink->project_id, spec,
-                     durable ? durable->plugins_for(spec.on_insert) : std::vector<std::string>{},
-                     durable ? durable->plugins_for(spec.on_change) : std::vector<std::string>{},
-                     sink->now_ms);
+  return WriteEvents(
+      sink->project_id, spec,
+      durable ? durable->plugins_for(spec.on_insert) : std::vector<DurableSubscriber>{},
+      durable ? durable->plugins_for(spec.on_change) : std::vector<DurableSubscriber>{},
+      sink->now_ms);
 }
 
 // After a write returned ok, and so is durable: its events to the bus.

@@ -251,6 +251,10 @@ opbase_rc fake_subscribe_durable(opbase_plugin* p, opbase_str type) {
   return OPBASE_RC_OK;
 }
 
+opbase_rc fake_subscribe_durable_documents(opbase_plugin* p, opbase_str type) {
+  return fake_subscribe_durable(p, type);
+}
+
 // Metric names follow the daemon's rule: lowercase letters, digits and '_', 1-64 bytes.
 bool metric_name_ok(std::string_view name) {
   return !name.empty() && name.size() <= 64 && std::all_of(name.begin(), name.end(), [](char c) {
@@ -476,6 +480,7 @@ const opbase_host_api kFakeApi = {
     &fake_held_close,
     &fake_held_queued_bytes,
     &fake_held_release,
+    &fake_subscribe_durable_documents,
 };
 
 CallResult to_result(const FakeResponse& r, opbase_rc rc) {

@@ -319,6 +319,19 @@ Status Registrar::subscribe_durable(std::string_view event_type) {
   return Status::ok();
 }
 
+Status Registrar::subscribe_durable_documents(std::string_view event_type) {
+  const Host& host = *runtime_->host;
+  if (host.abi_minor() < 4) {
+    return keep(Status::internal("this host (ABI 1." + std::to_string(host.abi_minor()) +
+                                 ") keeps no documents with its events; it needs ABI 1.4"));
+  }
+  if (host.api().subscribe_durable_documents(host.plugin(), str(event_type)) != OPBASE_RC_OK) {
+    return keep(Status::internal("durable subscription to " + std::string(event_type) +
+                                 " was refused by the host"));
+  }
+  return Status::ok();
+}
+
 namespace sdk_detail {
 
 const opbase_plugin_descriptor* make_descriptor(opbase_plugin_descriptor* storage, const char* name,

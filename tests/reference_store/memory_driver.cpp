@@ -118,9 +118,9 @@ class MemoryStore : public ProjectStore {
     std::unique_lock lock(mutex_);
     if (Status s = insert_locked(ns, request.collection, request.documents); !s) return s;
     if (events == nullptr) return Status::ok();
-    std::vector<std::string> keys;
-    for (const json& doc : request.documents) keys.push_back(doc["_key"].get<std::string>());
-    return journal_locked(events, keys, {});
+    std::vector<WrittenDocument> written;
+    for (const json& doc : request.documents) written.push_back(written_of(events, true, doc));
+    return journal_locked(events, written);
   }
 
   Result<std::string> find(std::string_view ns, const store::FindRequest& request) override {
@@ -147,6 +147,7 @@ class MemoryStore : public ProjectStore {
     std::unique_lock lock(mutex_);
     // Changed copies by `_key`: later steps see earlier steps' changes; committed at the end.
     std::map<std::string, json, std::less<>> staged;
+    std::map<std::string, json, std::less<>> before;  // as each was before its first step
     store::UpdateAnswer answer;
     for (const store::UpdateStep& step : request.steps) {
       for (const auto& [key, record] : records_) {
@@ -156,6 +157,7 @@ class MemoryStore : public ProjectStore {
         }
         const auto it = staged.find(key);
         json current = it != staged.end() ? it->second : record.doc;
+        if (it == staged.end()) before[key] = record.doc;
         if (!store::in_scope(request.scope, current) || !query::matches(step.match, current)) {
           continue;
         }
@@ -166,9 +168,12 @@ class MemoryStore : public ProjectStore {
     }
     for (auto& [key, doc] : staged) commit(records_.find(key)->second, std::move(doc));
     if (events != nullptr) {
-      std::vector<std::string> keys;
-      for (const json& doc : answer.documents) keys.push_back(doc["_key"].get<std::string>());
-      if (Status s = journal_locked(events, {}, keys); !s) return s;
+      std::vector<WrittenDocument> written;
+      for (const json& doc : answer.documents) {
+        const std::string key = doc["_key"].get<std::string>();
+        written.push_back(written_of(events, false, records_.find(key)->second.doc, before[key]));
+      }
+      if (Status s = journal_locked(events, written); !s) return s;
     }
     return answer;
   }
@@ -181,7 +186,7 @@ class MemoryStore : public ProjectStore {
       if (Status inserted = insert_locked(ns, request.collection, {request.insert}); !inserted) {
         return inserted;
       }
-      if (Status s = journal_locked(events, {request.insert["_key"].get<std::string>()}, {}); !s) {
+      if (Status s = journal_locked(events, {written_of(events, true, request.insert)}); !s) {
         return s;
       }
       return store::UpsertAnswer{request.insert, true};
@@ -190,8 +195,9 @@ class MemoryStore : public ProjectStore {
     json changed = chosen.front()->doc;
     if (Status applied = apply_checked(changed, request.change); !applied) return applied;
     Record& record = records_.find(changed["_key"].get<std::string>())->second;
+    const json was = record.doc;
     commit(record, changed);
-    if (Status s = journal_locked(events, {}, {changed["_key"].get<std::string>()}); !s) return s;
+    if (Status s = journal_locked(events, {written_of(events, false, changed, was)}); !s) return s;
     return store::UpsertAnswer{std::move(changed), false};
   }
 
@@ -200,14 +206,16 @@ class MemoryStore : public ProjectStore {
     std::unique_lock lock(mutex_);
     const Selection selection{ns, request.collection, request.scope, request.from, request.match};
     store::KeysAnswer answer;
+    std::vector<WrittenDocument> written;
     for (auto& [key, record] : records_) {
       if (!selects(selection, record)) continue;
       record.state = request.to;
       record.ref = request.ref;
       record.state_ms = request.at_ms;
       answer.keys.push_back(key);
+      written.push_back(written_of(events, false, record.doc));
     }
-    if (Status s = journal_locked(events, {}, answer.keys); !s) return s;
+    if (Status s = journal_locked(events, written); !s) return s;
     return answer;
   }
 
@@ -215,6 +223,7 @@ class MemoryStore : public ProjectStore {
                                     WriteEvents* events) override {
     std::unique_lock lock(mutex_);
     store::KeysAnswer answer;
+    std::vector<WrittenDocument> written;
     for (auto& [key, record] : records_) {
       if (record.ns != ns || record.collection != request.collection ||
           record.state == State::kActive || record.ref != request.ref ||
@@ -224,8 +233,9 @@ class MemoryStore : public ProjectStore {
       record.state = State::kActive;
       record.ref.clear();
       answer.keys.push_back(key);
+      written.push_back(written_of(events, false, record.doc));
     }
-    if (Status s = journal_locked(events, {}, answer.keys); !s) return s;
+    if (Status s = journal_locked(events, written); !s) return s;
     return answer;
   }
 
@@ -277,12 +287,19 @@ class MemoryStore : public ProjectStore {
     return Status::ok();
   }
 
+  // One document of a write as its events report it: its texts when they keep documents.
+  static WrittenDocument written_of(const WriteEvents* events, bool inserted, const json& doc,
+                                    const json& before = nullptr) {
+    const bool texts = events != nullptr && events->wants_documents();
+    return {doc["_key"].get<std::string>(), inserted, texts ? doc.dump() : "",
+            texts && !before.is_null() ? before.dump() : ""};
+  }
+
   // The write's journal records, under the same lock as the write. Their keys are random and
   // new, so the insert cannot fail on a taken key and leave the write without them.
-  Status journal_locked(WriteEvents* events, const std::vector<std::string>& inserted,
-                        const std::vector<std::string>& changed) {
+  Status journal_locked(WriteEvents* events, const std::vector<WrittenDocument>& written) {
     if (events == nullptr) return Status::ok();
-    events->report(inserted, changed);
+    events->report(written);
     for (const JournalRecord& record : events->records()) {
       if (Status s =
               insert_locked(record.ns, std::string(store::kEventsCollection), {record.document});

@@ -155,9 +155,9 @@ class MongoProjectStore : public ProjectStore {
       const store::InsertRequest request = parse_documents(texts);
       if (Status s = insert_documents(ns, request.collection, request.documents); !s) return s;
       if (events == nullptr) return Status::ok();
-      std::vector<std::string> keys;
-      for (const json& doc : request.documents) keys.push_back(doc.at("_key").get<std::string>());
-      return journal(events, keys, {});
+      std::vector<WrittenDocument> written;
+      for (const json& doc : request.documents) written.push_back(inserted(doc, events));
+      return journal(events, written);
     });
   }
 
@@ -243,9 +243,12 @@ class MongoProjectStore : public ProjectStore {
         });
       }
       if (events != nullptr) {
-        std::vector<std::string> keys;
-        for (const json& doc : answer.documents) keys.push_back(doc.at("_key").get<std::string>());
-        if (Status s = journal(events, {}, keys); !s) return s;
+        std::vector<WrittenDocument> written;
+        for (const json& doc : answer.documents) {
+          const std::string key = doc.at("_key").get<std::string>();
+          written.push_back(updated(key, read[key], changed[key], events));
+        }
+        if (Status s = journal(events, written); !s) return s;
       }
       return answer;
     });
@@ -271,9 +274,7 @@ class MongoProjectStore : public ProjectStore {
         if (!found) return found.status();
         if (found->empty()) {
           if (Status s = insert_documents(ns, request.collection, {request.insert}); !s) return s;
-          if (Status s = journal(events, {request.insert.at("_key").get<std::string>()}, {}); !s) {
-            return s;
-          }
+          if (Status s = journal(events, {inserted(request.insert, events)}); !s) return s;
           return store::UpsertAnswer{request.insert, true};
         }
         const json read = std::move(found->front());
@@ -283,7 +284,7 @@ class MongoProjectStore : public ProjectStore {
         auto written = write_back(documents, ns, as_update, key, read, doc);
         if (!written) return written.status();
         if (!*written) continue;  // it no longer matches: look again, and insert if need be
-        if (Status s = journal(events, {}, {key}); !s) return s;
+        if (Status s = journal(events, {updated(key, read, doc, events)}); !s) return s;
         return store::UpsertAnswer{std::move(doc), false};
       }
       return Status::internal("mongodb: the documents of an upsert kept changing under it");
@@ -297,9 +298,10 @@ class MongoProjectStore : public ProjectStore {
       auto filter = mongo::selection_filter(ns, request.collection, request.scope, request.from,
                                             request.match);
       if (!filter) return filter.status();
-      auto moved = move_keys(filter->get(), state_update(request).get());
+      std::vector<WrittenDocument> written;
+      auto moved = move_keys(filter->get(), state_update(request).get(), events, written);
       if (!moved) return moved;
-      if (Status s = journal(events, {}, moved->keys); !s) return s;
+      if (Status s = journal(events, written); !s) return s;
       return moved;
     });
   }
@@ -319,9 +321,10 @@ class MongoProjectStore : public ProjectStore {
       BSON_APPEND_UTF8(&state, "$ne",
                        std::string(mongo::state_value(store::State::kActive)).c_str());
       bson_append_document_end(f, &state);
-      auto moved = move_keys(filter.get(), restore_update().get());
+      std::vector<WrittenDocument> written;
+      auto moved = move_keys(filter.get(), restore_update().get(), events, written);
       if (!moved) return moved;
-      if (Status s = journal(events, {}, moved->keys); !s) return s;
+      if (Status s = journal(events, written); !s) return s;
       return moved;
     });
   }
@@ -443,10 +446,9 @@ class MongoProjectStore : public ProjectStore {
   // MongoDB without a replica set has no transaction across documents: the journal records go
   // in right after the write, before it is acknowledged. A crash between the two loses the
   // events of a write whose op never returned (docs/operations.md).
-  Status journal(WriteEvents* events, const std::vector<std::string>& inserted,
-                 const std::vector<std::string>& changed) {
+  Status journal(WriteEvents* events, const std::vector<WrittenDocument>& written) {
     if (events == nullptr) return Status::ok();
-    events->report(inserted, changed);
+    events->report(written);
     std::map<std::string, std::vector<json>> by_ns;
     for (const JournalRecord& record : events->records()) {
       by_ns[record.ns].push_back(record.document);
@@ -457,6 +459,18 @@ class MongoProjectStore : public ProjectStore {
       }
     }
     return Status::ok();
+  }
+
+  // A document the write inserted, or one it updated from `before` to `after`, as its events
+  // report it (the texts only when they keep documents).
+  static WrittenDocument inserted(const json& doc, const WriteEvents* events) {
+    const bool texts = events != nullptr && events->wants_documents();
+    return {doc.at("_key").get<std::string>(), true, texts ? doc.dump() : "", ""};
+  }
+  static WrittenDocument updated(const std::string& key, const json& before, const json& after,
+                                 const WriteEvents* events) {
+    const bool texts = events != nullptr && events->wants_documents();
+    return {key, false, texts ? after.dump() : "", texts ? before.dump() : ""};
   }
 
   static std::string marker_id(std::string_view ns, std::string_view collection) {
@@ -611,10 +625,29 @@ class MongoProjectStore : public ProjectStore {
   }
 
   // The keys `filter` selects, then `update` on exactly those (still selected) records.
-  Result<store::KeysAnswer> move_keys(const bson_t* filter, const bson_t* update) {
+  // Moves the documents `filter` selects with `update`; `written` gets them as they were moved
+  // when `events` keeps documents (read whole then, not only their keys), their keys otherwise.
+  Result<store::KeysAnswer> move_keys(const bson_t* filter, const bson_t* update,
+                                      const WriteEvents* events,
+                                      std::vector<WrittenDocument>& written) {
     Collection documents = docs();
-    auto keys = documents.find_keys(filter);
-    if (!keys) return keys.status();
+    Result<std::vector<std::string>> keys = std::vector<std::string>{};
+    if (events != nullptr && events->wants_documents()) {
+      auto found = documents.find_docs(filter, nullptr);
+      if (!found) return found.status();
+      for (const json& doc : *found) {
+        keys->push_back(doc.at("_key").get<std::string>());
+        written.push_back({keys->back(), false, doc.dump(), ""});
+      }
+    } else {
+      keys = documents.find_keys(filter);
+      if (!keys) return keys.status();
+      if (events != nullptr) {
+        for (const std::string& key : *keys) written.push_back({key, false, "", ""});
+      }
+    }
+    std::sort(written.begin(), written.end(),
+              [](const WrittenDocument& a, const WrittenDocument& b) { return a.key < b.key; });
     store::KeysAnswer answer;
     if (keys->empty()) return answer;
     const BsonDoc selected = mongo::with_keys(filter, *keys);

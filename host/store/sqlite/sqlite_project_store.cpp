@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <unordered_map>
 
 #include "log/log.hpp"
 #include "opbase/field_error.hpp"
@@ -95,12 +96,38 @@ Status move_rows(Connection& db, const std::vector<Row>& rows, store::State stat
   return Status::ok();
 }
 
-std::vector<std::string> keys_of(const std::vector<json>& documents) {
-  std::vector<std::string> keys;
-  keys.reserve(documents.size());
-  for (const json& doc : documents) keys.push_back(doc.at("_key").get<std::string>());
-  return keys;
+// What a state change or a restore did to `rows`, for its events: each document as it was moved
+// (its text only when the events keep documents), in the order of their keys.
+std::vector<WrittenDocument> moved_documents(const std::vector<Row>& rows,
+                                             const WriteEvents* events) {
+  std::vector<WrittenDocument> written;
+  if (events == nullptr) return written;
+  written.reserve(rows.size());
+  for (const Row& row : rows) {
+    written.push_back({row.key, false, events->wants_documents() ? row.doc : "", ""});
+  }
+  std::sort(written.begin(), written.end(),
+            [](const WrittenDocument& a, const WrittenDocument& b) { return a.key < b.key; });
+  return written;
 }
+
+// An update's report: each document once, as it was before its first step and after its last.
+class UpdateReport {
+ public:
+  explicit UpdateReport(const WriteEvents* events)
+      : texts_(events != nullptr && events->wants_documents()) {}
+  void changed(const Row& row, const json& after) {
+    const auto [at, fresh] = index_.emplace(row.key, written_.size());
+    if (fresh) written_.push_back({row.key, false, "", texts_ ? row.doc : ""});
+    if (texts_) written_[at->second].document = after.dump();
+  }
+  const std::vector<WrittenDocument>& written() const { return written_; }
+
+ private:
+  const bool texts_;
+  std::unordered_map<std::string, size_t> index_;
+  std::vector<WrittenDocument> written_;
+};
 
 std::vector<std::string> sorted_keys(const std::vector<Row>& rows) {
   std::vector<std::string> keys;
@@ -284,10 +311,9 @@ Status SqliteProjectStore::store_change(Connection& db, std::string_view ns,
 }
 
 Status SqliteProjectStore::journal(Connection& db, WriteEvents* events,
-                                   const std::vector<std::string>& inserted,
-                                   const std::vector<std::string>& changed) {
+                                   const std::vector<WrittenDocument>& written) {
   if (events == nullptr) return Status::ok();
-  events->report(inserted, changed);
+  events->report(written);
   std::vector<std::string> subscribers;  // each noted once, not once per event
   for (const JournalRecord& record : events->records()) {
     if (Status s = insert_one(db, record.ns, store::kEventsCollection, record.document,
@@ -317,8 +343,9 @@ Status SqliteProjectStore::insert(std::string_view ns, const TextInsert& request
   return writer_->run([&](Connection& db) {
     // An index added since is kept from this write on: its build may have passed these ids.
     if (trees.empty() && has_indexes(ns, request.collection)) parse_all();
-    std::vector<std::string> keys;
-    keys.reserve(request.documents.size());
+    std::vector<WrittenDocument> written;
+    written.reserve(events != nullptr ? request.documents.size() : 0);
+    const bool texts = events != nullptr && events->wants_documents();
     for (std::size_t i = 0; i < request.documents.size(); ++i) {
       const TextDocument& doc = request.documents[i];
       auto id = insert_row(db, ns, request.collection, doc.key, owner_value_bind(doc.owner),
@@ -329,10 +356,12 @@ Status SqliteProjectStore::insert(std::string_view ns, const TextInsert& request
           return s;
         }
       }
-      keys.push_back(doc.key);
+      if (events != nullptr) {
+        written.push_back({doc.key, true, texts ? std::string(doc.text) : std::string(), ""});
+      }
     }
     if (Status s = note_collection(db, ns, request.collection); !s) return s;
-    return events ? journal(db, events, keys, {}) : Status::ok();
+    return events ? journal(db, events, written) : Status::ok();
   });
 }
 
@@ -345,6 +374,7 @@ Result<store::UpdateAnswer> SqliteProjectStore::update(std::string_view ns,
   const auto indexed = usable_indexes(snapshot, ns, request.collection);
   Status status = writer_->run([&](Connection& db) {
     answer.documents.clear();
+    UpdateReport report(events);
     for (const store::UpdateStep& step : request.steps) {
       const Target target{ns, request.collection, &request.scope, store::State::kActive};
       auto rows = select_rows(db, build_filter(target, step.match, indexed), "ORDER BY key", -1);
@@ -354,10 +384,11 @@ Result<store::UpdateAnswer> SqliteProjectStore::update(std::string_view ns,
         if (!doc) return doc.status();
         if (Status s = store::apply_change(*doc, step.change); !s) return s;
         if (Status s = store_change(db, ns, request.collection, row, *doc); !s) return s;
+        report.changed(row, *doc);
         answer.documents.push_back(std::move(*doc));
       }
     }
-    return events ? journal(db, events, {}, keys_of(answer.documents)) : Status::ok();
+    return events ? journal(db, events, report.written()) : Status::ok();
   });
   if (!status) return status;
   return answer;
@@ -381,14 +412,19 @@ Result<store::UpsertAnswer> SqliteProjectStore::upsert(std::string_view ns,
         return s;
       }
       if (Status s = note_collection(db, ns, request.collection); !s) return s;
-      return journal(db, events, keys_of({request.insert}), {});
+      const bool texts = events != nullptr && events->wants_documents();
+      return journal(db, events,
+                     {{request.insert.at("_key").get<std::string>(), true,
+                       texts ? request.insert.dump() : "", ""}});
     }
     auto doc = parse_doc(rows->front().doc);
     if (!doc) return doc.status();
     if (Status s = store::apply_change(*doc, request.change); !s) return s;
     answer = {*doc, false};
     if (Status s = store_change(db, ns, request.collection, rows->front(), *doc); !s) return s;
-    return journal(db, events, {}, {rows->front().key});
+    UpdateReport report(events);
+    report.changed(rows->front(), *doc);
+    return journal(db, events, report.written());
   });
   if (!status) return status;
   return answer;
@@ -406,7 +442,7 @@ Result<store::KeysAnswer> SqliteProjectStore::change_state(std::string_view ns,
     if (!rows) return rows.status();
     if (Status s = move_rows(db, *rows, request.to, request.ref, request.at_ms); !s) return s;
     answer.keys = sorted_keys(*rows);
-    return journal(db, events, {}, answer.keys);
+    return journal(db, events, moved_documents(*rows, events));
   });
   if (!status) return status;
   return answer;
@@ -425,7 +461,7 @@ Result<store::KeysAnswer> SqliteProjectStore::restore(std::string_view ns,
     if (!rows) return rows.status();
     if (Status s = move_rows(db, *rows, store::State::kActive, nullptr, nullptr); !s) return s;
     answer.keys = sorted_keys(*rows);
-    return journal(db, events, {}, answer.keys);
+    return journal(db, events, moved_documents(*rows, events));
   });
   if (!status) return status;
   return answer;

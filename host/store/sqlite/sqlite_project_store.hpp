@@ -152,8 +152,7 @@ class SqliteProjectStore : public ProjectStore {
   // read.
   Result<int64_t> fill_index(Connection& db, const FieldIndex& index, int64_t after, int64_t upto);
   // Reports the write to `events` and inserts its journal records, inside the write's job.
-  Status journal(Connection& db, WriteEvents* events, const std::vector<std::string>& inserted,
-                 const std::vector<std::string>& changed);
+  Status journal(Connection& db, WriteEvents* events, const std::vector<WrittenDocument>& written);
   // A document's row, without its field_index rows; returns the row's id.
   Result<int64_t> insert_row(Connection& db, std::string_view ns, std::string_view collection,
                              const std::string& key, Bind owner, Bind created, std::string text);

@@ -401,6 +401,12 @@ typedef struct opbase_host_api {
   /* The plugin is done with `held`, ended or not (an open one goes on until it ends); it is
    * invalid from now on. Exactly once per held response. */
   void (*held_release)(opbase_held* held);
+
+  /* Registration, only during init. As subscribe_durable, and each event kept also holds the
+   * document it is about: "document", the document as the write left it (for an archive or a
+   * delete, as it was when moved), and for an update "before", the document as it was. For a
+   * subscriber that must judge each change by its content after the fact (live queries). */
+  opbase_rc (*subscribe_durable_documents)(opbase_plugin* plugin, opbase_str type);
 } opbase_host_api;
 
 /* What a plugin tells the host about itself. OWNERSHIP: plugin-owned, static storage; must stay

@@ -62,6 +62,9 @@ class Registrar {
   // plugin's store::kEventsCollection, in the write's own transaction (abi.h subscribe_durable).
   // Refused by a host older than ABI 1.1.
   Status subscribe_durable(std::string_view event_type);
+  // The same, each kept event also holding its document ("document", and "before" for an
+  // update; abi.h subscribe_durable_documents). Refused by a host older than ABI 1.4.
+  Status subscribe_durable_documents(std::string_view event_type);
   Status status() const { return first_failure_; }
 
  private:

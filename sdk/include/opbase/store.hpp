@@ -84,10 +84,12 @@ struct Events {
 
 // The collection, in a durable subscriber's own namespace, that holds the events kept for it.
 // Each document: {"_key": "<id>.<plugin>", "_userkey": null, "_created_at": <time_ms>, "id":
-// "evt_<32 hex>" (the same for every subscriber of one event; the first 12 digits are the
-// write's time in milliseconds, so ids sort by time), "type", "project", "data": <the
-// payload object>, "time_ms": <the write's time>}. The subscriber reads them with find (oldest
-// first: sort "_created_at asc") and removes the ones it has handled with change_state + purge.
+// "evt_<32 hex>" (the same for every subscriber of one event; the write's time in milliseconds,
+// a sequence number and the daemon's own number, so a daemon's ids grow in the order its writes
+// were made), "type", "project", "data": <the payload object>, "time_ms": <the write's time>},
+// and for a subscriber of documents (subscribe_durable_documents) "document" and, for an
+// update, "before". The subscriber reads them with find (oldest first: sort "_created_at asc",
+// or "_key asc") and removes the ones it has handled with change_state + purge.
 inline constexpr std::string_view kEventsCollection = "_events";
 
 // An insert of documents the caller already holds as JSON text (each an object with a non-empty

@@ -1042,10 +1042,14 @@ std::vector<json> journal_of(ProjectStore& store, const std::string& plugin) {
   return found ? found->documents : std::vector<json>{};
 }
 
+// `hooks` keeps every event, `audit` only inserts, `live` every event with its documents.
 opbase::host::WriteEvents events_for(const std::string& on_insert, const std::string& on_change,
                                      int64_t now_ms) {
-  return opbase::host::WriteEvents("p", {on_insert, on_change, "c", ""}, {"hooks", "audit"},
-                                   {"hooks"}, now_ms);
+  using opbase::host::DurableSubscriber;
+  return opbase::host::WriteEvents(
+      "p", {on_insert, on_change, "c", ""},
+      {DurableSubscriber{"hooks"}, DurableSubscriber{"audit"}, DurableSubscriber{"live", true}},
+      {DurableSubscriber{"hooks"}, DurableSubscriber{"live", true}}, now_ms);
 }
 
 TEST_P(StoreConformance, WritesJournalTheirEventsForEachDurableSubscriber) {
@@ -1105,12 +1109,65 @@ TEST_P(StoreConformance, WritesJournalTheirEventsForEachDurableSubscriber) {
   EXPECT_EQ(hooks[5]["data"]["_key"], "b");
   EXPECT_EQ(hooks[6]["type"], "document.created");
   EXPECT_EQ(hooks[6]["data"]["_key"], "z");
-  // Ids start with the write's time (12 hex digits of milliseconds), so they sort by time.
-  for (const json& e : hooks) {
-    const std::string id = e["id"];
+  // Ids start with the write's time (12 hex digits of milliseconds; never behind an id given
+  // before in the process, and this process's tests go back in time from one driver to the
+  // next), and each is above the ids of the writes before it, so they sort in the order the
+  // writes were made.
+  for (size_t i = 0; i < hooks.size(); ++i) {
+    const std::string id = hooks[i]["id"];
     ASSERT_EQ(id.size(), 4u + 32u);
-    EXPECT_EQ(std::stoll(id.substr(4, 12), nullptr, 16), e["time_ms"].get<int64_t>()) << id;
+    EXPECT_GE(std::stoll(id.substr(4, 12), nullptr, 16), hooks[i]["time_ms"].get<int64_t>()) << id;
+    if (i >= 2) EXPECT_GT(id, hooks[i - 1]["id"].get<std::string>()) << i;
+    EXPECT_FALSE(hooks[i].contains("document")) << "hooks keeps no documents";
   }
+}
+
+TEST_P(StoreConformance, ASubscriberOfDocumentsKeepsEachAsTheWriteLeftIt) {
+  auto created = events_for("document.created", "", 1000);
+  ASSERT_TRUE(store_->insert(kNs, {"c", docs(R"([{"_key":"a","n":1,"t":"x"}])")}, &created));
+  auto updated = events_for("", "document.updated", 2000);
+  store::UpdateRequest update{"c", Scope::everyone(), {}};
+  update.steps.push_back({M(R"({"_key":"a"})"), {J(R"({"n":5})")}});
+  update.steps.push_back({M(R"({"n":5})"), {J(R"({"seen":true})")}});
+  ASSERT_TRUE(store_->update(kNs, update, &updated));
+  auto deleted = events_for("", "document.deleted", 3000);
+  ASSERT_TRUE(store_->change_state(
+      kNs, {"c", Scope::everyone(), M("{}"), State::kActive, State::kDeleted, "r1", 3000},
+      &deleted));
+  auto restored = events_for("", "document.restored", 4000);
+  ASSERT_TRUE(store_->restore(kNs, {"c", Scope::everyone(), "r1"}, &restored));
+  auto upserted = events_for("document.created", "document.updated", 5000);
+  ASSERT_TRUE(store_->upsert(
+      kNs, {"c", Scope::everyone(), M(R"({"_key":"a"})"), {J(R"({"n":6})")}, J(R"({"_key":"a"})")},
+      &upserted));
+  const std::vector<json> live = journal_of(*store_, "live");
+  ASSERT_EQ(live.size(), 5u);
+  const auto field = [](const json& doc, const char* name) {
+    return doc.is_object() && doc.contains(name) ? doc[name] : json();
+  };
+  EXPECT_EQ(live[0]["type"], "document.created");
+  EXPECT_EQ(field(live[0]["document"], "n"), 1);
+  EXPECT_FALSE(live[0].contains("before"));
+  // Two steps on one document: one event, before the first and after the last.
+  EXPECT_EQ(live[1]["type"], "document.updated");
+  EXPECT_EQ(field(live[1]["before"], "n"), 1);
+  EXPECT_EQ(field(live[1]["document"], "n"), 5);
+  EXPECT_EQ(field(live[1]["document"], "seen"), true);
+  EXPECT_EQ(field(live[1]["document"], "t"), "x");
+  // A move keeps the document as it was moved.
+  EXPECT_EQ(live[2]["type"], "document.deleted");
+  EXPECT_EQ(field(live[2]["document"], "seen"), true);
+  EXPECT_FALSE(live[2].contains("before"));
+  EXPECT_EQ(live[3]["type"], "document.restored");
+  EXPECT_EQ(field(live[3]["document"], "_key"), "a");
+  EXPECT_EQ(live[4]["type"], "document.updated");
+  EXPECT_EQ(field(live[4]["before"], "n"), 5);
+  EXPECT_EQ(field(live[4]["document"], "n"), 6);
+  // The one event has the same id for every subscriber; only `live` holds the documents.
+  const std::vector<json> hooks = journal_of(*store_, "hooks");
+  ASSERT_EQ(hooks.size(), 5u);
+  EXPECT_EQ(hooks[1]["id"], live[1]["id"]);
+  EXPECT_FALSE(hooks[1].contains("document"));
 }
 
 // ---- insert of documents as text (insert_text.hpp, the store service's path) ----
@@ -1225,7 +1282,8 @@ TEST_P(StoreConformance, AFailedWriteJournalsNothing) {
 }
 
 TEST_P(StoreConformance, AFixedEventKeyNamesTheSubjectInsteadOfTheDocument) {
-  opbase::host::WriteEvents events("p", {"user.signedin", "", "", "user-7"}, {"hooks"}, {}, 10);
+  opbase::host::WriteEvents events("p", {"user.signedin", "", "", "user-7"},
+                                   {opbase::host::DurableSubscriber{"hooks"}}, {}, 10);
   ASSERT_TRUE(store_->insert(kNs, {"sessions", docs(R"([{"_key":"s1"}])")}, &events));
   const std::vector<json> hooks = journal_of(*store_, "hooks");
   ASSERT_EQ(hooks.size(), 1u);
