@@ -1,5 +1,6 @@
 #include "store/write_events.hpp"
 
+#include <algorithm>
 #include <mutex>
 #include <string_view>
 #include <unordered_set>
