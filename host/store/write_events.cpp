@@ -29,6 +29,18 @@ json tree_of(const std::string& text) {
 
 }  // namespace
 
+std::string_view write_of_move(store::State state) {
+  switch (state) {
+    case store::State::kArchived:
+      return "archive";
+    case store::State::kDeleted:
+      return "delete";
+    case store::State::kActive:
+      break;
+  }
+  return "restore";
+}
+
 std::string next_event_id(int64_t now_ms) {
   static const std::string process = random_hex(6);
   static std::mutex mutex;
@@ -86,6 +98,7 @@ void WriteEvents::raise(const std::string& type, const std::vector<DurableSubscr
                      {"data", payload},
                      {"time_ms", now_ms_}};
       if (plugin.documents) {
+        record["write"] = written.inserted ? std::string_view("insert") : written.write;
         record["document"] = tree_of(written.document);
         if (!written.inserted && !written.before.empty())
           record["before"] = tree_of(written.before);

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "events/durable_subscriptions.hpp"
@@ -41,7 +42,13 @@ struct WrittenDocument {
   bool inserted = false;  // else changed: updated, moved to another state, or restored
   std::string document;   // JSON text as the write left it (as it was moved, for a state change)
   std::string before;     // JSON text as it was before an update; "" otherwise
+  // What the write did to it, kept beside the documents: "insert", "update", "archive",
+  // "delete" or "restore" (an archive and a restore raise document.updated, like an update).
+  std::string_view write = "update";
 };
+
+// The `write` of a move to `state` (WrittenDocument::write).
+std::string_view write_of_move(store::State state);
 
 class WriteEvents {
  public:

@@ -213,7 +213,7 @@ class MemoryStore : public ProjectStore {
       record.ref = request.ref;
       record.state_ms = request.at_ms;
       answer.keys.push_back(key);
-      written.push_back(written_of(events, false, record.doc));
+      written.push_back(written_of(events, false, record.doc, nullptr, write_of_move(request.to)));
     }
     if (Status s = journal_locked(events, written); !s) return s;
     return answer;
@@ -233,7 +233,7 @@ class MemoryStore : public ProjectStore {
       record.state = State::kActive;
       record.ref.clear();
       answer.keys.push_back(key);
-      written.push_back(written_of(events, false, record.doc));
+      written.push_back(written_of(events, false, record.doc, nullptr, "restore"));
     }
     if (Status s = journal_locked(events, written); !s) return s;
     return answer;
@@ -289,10 +289,11 @@ class MemoryStore : public ProjectStore {
 
   // One document of a write as its events report it: its texts when they keep documents.
   static WrittenDocument written_of(const WriteEvents* events, bool inserted, const json& doc,
-                                    const json& before = nullptr) {
+                                    const json& before = nullptr,
+                                    std::string_view write = "update") {
     const bool texts = events != nullptr && events->wants_documents();
     return {doc["_key"].get<std::string>(), inserted, texts ? doc.dump() : "",
-            texts && !before.is_null() ? before.dump() : ""};
+            texts && !before.is_null() ? before.dump() : "", write};
   }
 
   // The write's journal records, under the same lock as the write. Their keys are random and

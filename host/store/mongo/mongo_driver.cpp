@@ -299,7 +299,8 @@ class MongoProjectStore : public ProjectStore {
                                             request.match);
       if (!filter) return filter.status();
       std::vector<WrittenDocument> written;
-      auto moved = move_keys(filter->get(), state_update(request).get(), events, written);
+      auto moved = move_keys(filter->get(), state_update(request).get(), events,
+                             write_of_move(request.to), written);
       if (!moved) return moved;
       if (Status s = journal(events, written); !s) return s;
       return moved;
@@ -322,7 +323,7 @@ class MongoProjectStore : public ProjectStore {
                        std::string(mongo::state_value(store::State::kActive)).c_str());
       bson_append_document_end(f, &state);
       std::vector<WrittenDocument> written;
-      auto moved = move_keys(filter.get(), restore_update().get(), events, written);
+      auto moved = move_keys(filter.get(), restore_update().get(), events, "restore", written);
       if (!moved) return moved;
       if (Status s = journal(events, written); !s) return s;
       return moved;
@@ -628,7 +629,7 @@ class MongoProjectStore : public ProjectStore {
   // Moves the documents `filter` selects with `update`; `written` gets them as they were moved
   // when `events` keeps documents (read whole then, not only their keys), their keys otherwise.
   Result<store::KeysAnswer> move_keys(const bson_t* filter, const bson_t* update,
-                                      const WriteEvents* events,
+                                      const WriteEvents* events, std::string_view write,
                                       std::vector<WrittenDocument>& written) {
     Collection documents = docs();
     Result<std::vector<std::string>> keys = std::vector<std::string>{};
@@ -637,13 +638,13 @@ class MongoProjectStore : public ProjectStore {
       if (!found) return found.status();
       for (const json& doc : *found) {
         keys->push_back(doc.at("_key").get<std::string>());
-        written.push_back({keys->back(), false, doc.dump(), ""});
+        written.push_back({keys->back(), false, doc.dump(), "", write});
       }
     } else {
       keys = documents.find_keys(filter);
       if (!keys) return keys.status();
       if (events != nullptr) {
-        for (const std::string& key : *keys) written.push_back({key, false, "", ""});
+        for (const std::string& key : *keys) written.push_back({key, false, "", "", write});
       }
     }
     std::sort(written.begin(), written.end(),

@@ -99,12 +99,12 @@ Status move_rows(Connection& db, const std::vector<Row>& rows, store::State stat
 // What a state change or a restore did to `rows`, for its events: each document as it was moved
 // (its text only when the events keep documents), in the order of their keys.
 std::vector<WrittenDocument> moved_documents(const std::vector<Row>& rows,
-                                             const WriteEvents* events) {
+                                             const WriteEvents* events, std::string_view write) {
   std::vector<WrittenDocument> written;
   if (events == nullptr) return written;
   written.reserve(rows.size());
   for (const Row& row : rows) {
-    written.push_back({row.key, false, events->wants_documents() ? row.doc : "", ""});
+    written.push_back({row.key, false, events->wants_documents() ? row.doc : "", "", write});
   }
   std::sort(written.begin(), written.end(),
             [](const WrittenDocument& a, const WrittenDocument& b) { return a.key < b.key; });
@@ -442,7 +442,7 @@ Result<store::KeysAnswer> SqliteProjectStore::change_state(std::string_view ns,
     if (!rows) return rows.status();
     if (Status s = move_rows(db, *rows, request.to, request.ref, request.at_ms); !s) return s;
     answer.keys = sorted_keys(*rows);
-    return journal(db, events, moved_documents(*rows, events));
+    return journal(db, events, moved_documents(*rows, events, write_of_move(request.to)));
   });
   if (!status) return status;
   return answer;
@@ -461,7 +461,7 @@ Result<store::KeysAnswer> SqliteProjectStore::restore(std::string_view ns,
     if (!rows) return rows.status();
     if (Status s = move_rows(db, *rows, store::State::kActive, nullptr, nullptr); !s) return s;
     answer.keys = sorted_keys(*rows);
-    return journal(db, events, moved_documents(*rows, events));
+    return journal(db, events, moved_documents(*rows, events, "restore"));
   });
   if (!status) return status;
   return answer;

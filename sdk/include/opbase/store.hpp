@@ -87,8 +87,8 @@ struct Events {
 // "evt_<32 hex>" (the same for every subscriber of one event; the write's time in milliseconds,
 // a sequence number and the daemon's own number, so a daemon's ids grow in the order its writes
 // were made), "type", "project", "data": <the payload object>, "time_ms": <the write's time>},
-// and for a subscriber of documents (subscribe_durable_documents) "document" and, for an
-// update, "before". The subscriber reads them with find (oldest first: sort "_created_at asc",
+// and for a subscriber of documents (subscribe_durable_documents) "write" ("insert",
+// "update", "archive", "delete" or "restore"), "document" and, for an update, "before". The subscriber reads them with find (oldest first: sort "_created_at asc",
 // or "_key asc") and removes the ones it has handled with change_state + purge.
 inline constexpr std::string_view kEventsCollection = "_events";
 

@@ -1140,34 +1140,47 @@ TEST_P(StoreConformance, ASubscriberOfDocumentsKeepsEachAsTheWriteLeftIt) {
   ASSERT_TRUE(store_->upsert(
       kNs, {"c", Scope::everyone(), M(R"({"_key":"a"})"), {J(R"({"n":6})")}, J(R"({"_key":"a"})")},
       &upserted));
+  auto archived = events_for("", "document.updated", 6000);
+  ASSERT_TRUE(store_->change_state(
+      kNs, {"c", Scope::everyone(), M("{}"), State::kActive, State::kArchived, "r2", 6000},
+      &archived));
   const std::vector<json> live = journal_of(*store_, "live");
-  ASSERT_EQ(live.size(), 5u);
+  ASSERT_EQ(live.size(), 6u);
   const auto field = [](const json& doc, const char* name) {
     return doc.is_object() && doc.contains(name) ? doc[name] : json();
   };
   EXPECT_EQ(live[0]["type"], "document.created");
+  EXPECT_EQ(live[0]["write"], "insert");
   EXPECT_EQ(field(live[0]["document"], "n"), 1);
   EXPECT_FALSE(live[0].contains("before"));
   // Two steps on one document: one event, before the first and after the last.
   EXPECT_EQ(live[1]["type"], "document.updated");
+  EXPECT_EQ(live[1]["write"], "update");
   EXPECT_EQ(field(live[1]["before"], "n"), 1);
   EXPECT_EQ(field(live[1]["document"], "n"), 5);
   EXPECT_EQ(field(live[1]["document"], "seen"), true);
   EXPECT_EQ(field(live[1]["document"], "t"), "x");
   // A move keeps the document as it was moved.
   EXPECT_EQ(live[2]["type"], "document.deleted");
+  EXPECT_EQ(live[2]["write"], "delete");
   EXPECT_EQ(field(live[2]["document"], "seen"), true);
   EXPECT_FALSE(live[2].contains("before"));
   EXPECT_EQ(live[3]["type"], "document.restored");
+  EXPECT_EQ(live[3]["write"], "restore");
   EXPECT_EQ(field(live[3]["document"], "_key"), "a");
   EXPECT_EQ(live[4]["type"], "document.updated");
   EXPECT_EQ(field(live[4]["before"], "n"), 5);
   EXPECT_EQ(field(live[4]["document"], "n"), 6);
+  // An archive raises document.updated, and says what it was.
+  EXPECT_EQ(live[5]["type"], "document.updated");
+  EXPECT_EQ(live[5]["write"], "archive");
+  EXPECT_EQ(field(live[5]["document"], "n"), 6);
   // The one event has the same id for every subscriber; only `live` holds the documents.
   const std::vector<json> hooks = journal_of(*store_, "hooks");
-  ASSERT_EQ(hooks.size(), 5u);
+  ASSERT_EQ(hooks.size(), 6u);
   EXPECT_EQ(hooks[1]["id"], live[1]["id"]);
   EXPECT_FALSE(hooks[1].contains("document"));
+  EXPECT_FALSE(hooks[1].contains("write"));
 }
 
 // ---- insert of documents as text (insert_text.hpp, the store service's path) ----
