@@ -74,6 +74,10 @@ class CollectionPlugin final : public opbase::Plugin {
       r.op(name, Access::kAdmin,
            [this, handler = handler](const Request& req) { return ((*ops_).*handler)(req); });
     }
+    // What a caller may read of a collection, for live queries (the realtime plugin).
+    r.service("collection.read_access", [this](std::string_view project, const nlohmann::json& in) {
+      return ops_->read_access(project, in);
+    });
     return r.status();
   }
 

@@ -586,4 +586,15 @@ Status apply_change(json& document, const Change& change) {
   return Status::ok();
 }
 
+json scope_to_json(const Scope& scope) {
+  json out = json::object();
+  put_scope(out, scope);
+  return out;
+}
+
+Result<Scope> scope_from_json(const json& wire) {
+  if (!wire.is_object()) return bad_field("scope", "must be an object");
+  return decode_scope(wire);
+}
+
 }  // namespace opbase::store

@@ -208,6 +208,35 @@ void CollectionOps::purge_if_due(std::string_view project, bool force) {
   if (!removed) host_.warn("purging deleted documents failed: " + removed.status().message());
 }
 
+// ---- read access, for live queries ---------------------------------------------------------
+
+Result<json> CollectionOps::read_access(std::string_view project_id, const json& input) {
+  if (!input.is_object()) return Status::validation("collection.read_access takes an object");
+  const auto user_it = input.find("user_id");
+  const std::string user =
+      user_it != input.end() && user_it->is_string() ? std::string(*user_it) : std::string();
+  const auto claims_it = input.find("claims");
+  const std::string claims =
+      !user.empty() && claims_it != input.end() && claims_it->is_object() ? claims_it->dump() : "";
+  // The caller as find sees them, so every check below is find's own.
+  const Request request{
+      "collection.find", "collection.find", "", input, project_id, user, claims, "", "", ""};
+  if (Status s = admit(request, input.value("collection", json()), {Action::kRead}); !s) return s;
+  auto collection = collection_of(input);
+  if (!collection) return collection.status();
+  for (const auto& [field, required] : {std::pair{"match", true}, std::pair{"filter", false}}) {
+    if (auto parsed = match_field(input, field, required, user_query_); !parsed) {
+      return parsed.status();
+    }
+  }
+  if (auto it = input.find("project"); it != input.end() && !it->is_null()) {
+    if (auto parsed = query::parse_projection(*it, user_query_); !parsed) return parsed.status();
+  }
+  auto scope = scope_of(request, *collection, Action::kRead);
+  if (!scope) return scope.status();
+  return json{{"scope", *scope ? store::scope_to_json(**scope) : json(nullptr)}};
+}
+
 // ---- find / count ------------------------------------------------------------------------------
 
 Result<Reply> CollectionOps::find(const Request& request) {

@@ -40,6 +40,14 @@ class CollectionOps {
   // collection.admin.claim: anonymous documents given to an existing user.
   Result<Reply> claim(const Request& request);
 
+  // The service collection.read_access, for a live query of another plugin: `input` names the
+  // caller ("user_id", "claims": their token's) and what collection.find would read
+  // ("collection", "match", "filter", "project"). The fields are checked as find checks them,
+  // with the same refusals (AUTHENTICATION_FAILED for a caller without a token whom the rules
+  // do not let read); the answer is {"scope": the store scope of the documents the caller may
+  // read (store::scope_to_json), or null when none}.
+  Result<nlohmann::json> read_access(std::string_view project_id, const nlohmann::json& input);
+
   // How users' queries are parsed: the base properties addressable, limits at limit_cap.
   const query::ParseOptions& user_query() const { return user_query_; }
   const RuleBook& rules() const { return rule_book_; }

@@ -56,6 +56,12 @@ struct Scope {
 // Whether `doc` is in the scope: the reference every driver's query agrees with.
 bool in_scope(const Scope& scope, const nlohmann::json& doc);
 
+// A scope as JSON, the form of the store services' requests ("owner", "every_owner",
+// "shared_with", "lists"), for a scope one plugin works out and another applies; and back,
+// refusing one that names nobody without "every_owner": true.
+nlohmann::json scope_to_json(const Scope& scope);
+Result<Scope> scope_from_json(const nlohmann::json& json);
+
 // Changes applied to a document: keys are dot paths (any names; the plugin decides what its
 // users may touch). `set` creates missing parent objects; `inc` adds a number (a missing field
 // counts as 0); `unset` removes. A parent that is not an object, or `inc` on a non-number, fails
@@ -88,8 +94,9 @@ struct Events {
 // a sequence number and the daemon's own number, so a daemon's ids grow in the order its writes
 // were made), "type", "project", "data": <the payload object>, "time_ms": <the write's time>},
 // and for a subscriber of documents (subscribe_durable_documents) "write" ("insert",
-// "update", "archive", "delete" or "restore"), "document" and, for an update, "before". The subscriber reads them with find (oldest first: sort "_created_at asc",
-// or "_key asc") and removes the ones it has handled with change_state + purge.
+// "update", "archive", "delete" or "restore"), "document" and, for an update, "before". The
+// subscriber reads them with find (oldest first: sort "_created_at asc", or "_key asc") and removes
+// the ones it has handled with change_state + purge.
 inline constexpr std::string_view kEventsCollection = "_events";
 
 // An insert of documents the caller already holds as JSON text (each an object with a non-empty

@@ -1,0 +1,62 @@
+// The realtime plugin (docs/api.md#realtime): live queries over one event stream per client.
+//   GET /api/{endpoint_key}/realtime   the stream (server-sent events); its first event, connect,
+//                                      names the client id
+//   realtime.subscribe                 a live query on the stream: {client_id, collection, match,
+//                                      filter?, project?, keys_only?, since?} → {subscription_id}
+//   realtime.unsubscribe               {client_id, subscription_id}
+// The events come from the store's kept events with their documents, read in id order by one
+// thread (journal/event_reader.hpp), so an acknowledged write's event is never lost and a client
+// that comes back within realtime.retention_s gets what it missed.
+#include <memory>
+
+#include "clients/client_registry.hpp"
+#include "journal/event_reader.hpp"
+#include "opbase/sdk.hpp"
+#include "ops/realtime_ops.hpp"
+#include "settings.hpp"
+
+namespace {
+
+using opbase::Access;
+using opbase::Request;
+using opbase::Status;
+using namespace opbase::realtime;
+
+class RealtimePlugin final : public opbase::Plugin {
+ public:
+  Status init(opbase::Registrar& r) override {
+    auto settings = Settings::load(host());
+    if (!settings) return settings.status();
+    settings_ = *settings;
+    clients_ = std::make_unique<ClientRegistry>(settings_);
+    reader_ = std::make_unique<EventReader>(
+        host(), settings_, *clients_,
+        [this](std::string_view project, Subscription& s) { ops_->refresh(project, s); });
+    ops_ = std::make_unique<RealtimeOps>(host(), settings_, *clients_, *reader_);
+    r.endpoint_route("realtime", [this](opbase::RouteCall& call) { ops_->connect(call); });
+    r.op("realtime.subscribe", Access::kUserOptional,
+         [this](const Request& req) { return ops_->subscribe(req); });
+    r.op("realtime.unsubscribe", Access::kUserOptional,
+         [this](const Request& req) { return ops_->unsubscribe(req); });
+    r.subscribe_durable_documents("document.*");
+    // Woken by this daemon's writes; other daemons' are read every realtime.poll_ms.
+    r.subscribe("document.*", [this](const opbase::Event&) { reader_->wake(); });
+    if (Status s = r.status(); !s) return s;
+    reader_->start();
+    return Status::ok();
+  }
+
+  void shutdown() override {
+    if (reader_) reader_->stop();
+  }
+
+ private:
+  Settings settings_;
+  std::unique_ptr<ClientRegistry> clients_;
+  std::unique_ptr<EventReader> reader_;
+  std::unique_ptr<RealtimeOps> ops_;
+};
+
+}  // namespace
+
+OPBASE_PLUGIN(RealtimePlugin, "realtime", "1.0.0")
