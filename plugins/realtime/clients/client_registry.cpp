@@ -99,36 +99,36 @@ void ClientRegistry::unindex_locked(const Client& client, const Subscription& su
   if (it->second.empty()) listeners_.erase(it);
 }
 
-Result<std::string> ClientRegistry::check_caller(std::string_view project,
-                                                 std::string_view client_id,
-                                                 std::string_view user) const {
-  std::lock_guard lock(mu_);
+Result<Client*> ClientRegistry::find_locked(std::string_view project, std::string_view client_id,
+                                            std::string_view user) const {
   const auto it = clients_.find(std::string(client_id));
   if (it == clients_.end() || it->second->project != project) {
     return Status::validation("no event stream of this project has that client_id",
                               {{"field", "client_id"}, {"reason", "unknown_client"}});
   }
-  const Client& client = *it->second;
-  if (client.user && *client.user != user) {
+  Client* client = it->second.get();
+  if (client->user && *client->user != user) {
     return Status(code::kForbidden, "this event stream belongs to another user",
                   {{"field", "client_id"}});
   }
-  return client.resume_from;
+  return client;
+}
+
+Result<std::string> ClientRegistry::check_caller(std::string_view project,
+                                                 std::string_view client_id,
+                                                 std::string_view user) const {
+  std::lock_guard lock(mu_);
+  auto client = find_locked(project, client_id, user);
+  if (!client) return client.status();
+  return (*client)->resume_from;
 }
 
 Status ClientRegistry::subscribe(std::string_view project, std::string_view client_id,
                                  std::string_view user, Subscription subscription) {
   std::lock_guard lock(mu_);
-  const auto it = clients_.find(std::string(client_id));
-  if (it == clients_.end() || it->second->project != project) {
-    return Status::validation("no event stream of this project has that client_id",
-                              {{"field", "client_id"}, {"reason", "unknown_client"}});
-  }
-  Client& client = *it->second;
-  if (client.user && *client.user != user) {
-    return Status(code::kForbidden, "this event stream belongs to another user",
-                  {{"field", "client_id"}});
-  }
+  auto found = find_locked(project, client_id, user);
+  if (!found) return found.status();
+  Client& client = **found;
   if (static_cast<int64_t>(client.subscriptions.size()) >= settings_.max_subscriptions_per_client) {
     return over_limit("this event stream has as many subscriptions as it may",
                       "subscriptions_per_client", settings_.max_subscriptions_per_client);
@@ -153,10 +153,9 @@ Status ClientRegistry::subscribe(std::string_view project, std::string_view clie
 bool ClientRegistry::unsubscribe(std::string_view project, std::string_view client_id,
                                  std::string_view user, std::string_view subscription_id) {
   std::lock_guard lock(mu_);
-  const auto it = clients_.find(std::string(client_id));
-  if (it == clients_.end() || it->second->project != project) return false;
-  Client& client = *it->second;
-  if (client.user && *client.user != user) return false;
+  auto found = find_locked(project, client_id, user);
+  if (!found) return false;
+  Client& client = **found;
   const auto sub = client.subscriptions.find(std::string(subscription_id));
   if (sub == client.subscriptions.end()) return false;
   unindex_locked(client, sub->second);

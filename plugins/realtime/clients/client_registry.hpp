@@ -94,6 +94,9 @@ class ClientRegistry {
   };
   static std::string index_key(std::string_view project, std::string_view collection);
   // With mu_ held.
+  // The client `user` may act on: VALIDATION_ERROR unknown, FORBIDDEN another user's.
+  Result<Client*> find_locked(std::string_view project, std::string_view client_id,
+                              std::string_view user) const;
   void remove_locked(const std::string& client_id);
   void unindex_locked(const Client& client, const Subscription& subscription);
   bool send_locked(Client& client, const Subscription& subscription, const JournalEvent& event,
