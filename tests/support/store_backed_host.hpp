@@ -64,7 +64,7 @@ class StoreBackedHost {
   }
 
   // Journals events of `pattern` into the plugin's namespace, as subscribe_durable would.
-  void keep_events_durably(std::string pattern) { durable_.add(ns_, std::move(pattern)); }
+  void keep_events_durably(std::string pattern) { durable_.add(ns_, {std::move(pattern)}); }
 
   const Host& host() const { return *store_backed_detail::g_host; }
   testing::FakeHost& fake() { return fake_; }

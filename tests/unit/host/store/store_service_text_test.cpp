@@ -21,7 +21,7 @@ class StoreServiceText : public ::testing::Test {
     auto opened = driver_.open("p");
     EXPECT_TRUE(opened) << opened.status().to_string();
     store_ = *opened;
-    durable_.add("hooks", "document.*");
+    durable_.add("hooks", {"document.*"});
   }
 
   Result<std::string> call(std::string_view service, std::string_view input) {
