@@ -22,7 +22,7 @@ constexpr const char* kAdminKey = "js-client-test-admin-key-0123456789abcdef";
 
 TEST(JsClient, PassesItsTestsAgainstTheDaemon) {
   DaemonOptions options;
-  options.plugins = {"auth", "collection", "webhooks"};
+  options.plugins = {"auth", "collection", "webhooks", "realtime"};
   options.config = {{"auth.rate.signup_per_address", "off"},
                     {"webhooks.allow_private_targets", "true"},
                     {"server.admin_key", kAdminKey},

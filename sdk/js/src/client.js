@@ -5,6 +5,7 @@ import { Session } from './session.js';
 import { Auth } from './auth.js';
 import { Collection } from './collection.js';
 import { Webhooks } from './webhooks.js';
+import { Realtime } from './realtime.js';
 import { OpbaseError, ErrorCode } from './errors.js';
 
 // Answers to a refresh that mean the session is over: sign in again.
@@ -36,11 +37,15 @@ export class OpbaseClient {
     const call = (op, params, access) => this.#call(op, params, access);
     this.auth = new Auth(call, this.#session, () => this.#transport.jwks());
     this.webhooks = new Webhooks(call);
+    /** The one event stream of this client, shared by every collection(...).subscribe. */
+    this.realtime = new Realtime(this.#transport, (op, params) => this.#call(op, params, { user: true }), {
+      onError: options.onRealtimeError,
+    });
   }
 
   /** The operations on one collection. */
   collection(name) {
-    return new Collection((op, params, access) => this.#call(op, params, access), name);
+    return new Collection((op, params, access) => this.#call(op, params, access), name, this.realtime);
   }
 
   /** Any op, a plugin's own among them, as the signed-in user when there is one: {data, meta}. */

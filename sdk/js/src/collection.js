@@ -5,11 +5,24 @@
 
 export class Collection {
   #call;
+  #realtime;
 
-  constructor(call, name) {
+  constructor(call, name, realtime) {
     if (typeof name !== 'string' || !name) throw new TypeError('opbase: a collection name is required');
     this.#call = call;
+    this.#realtime = realtime;
     this.name = name;
+  }
+
+  /**
+   * A live query (docs/api.md#realtime): `onEvent({type, id, key, collection, document})` for
+   * each created, updated, enter, leave, archived, restored and deleted document it may see, and
+   * `reset` when the events it missed are gone (fetch again). `options`: {filter, project,
+   * keys_only}. Resolves to the query, whose unsubscribe() stops it. Over the client's one
+   * stream, reconnected and resumed by itself.
+   */
+  subscribe(match, onEvent, options = {}) {
+    return this.#realtime.subscribe({ ...options, collection: this.name, match: match ?? {} }, onEvent);
   }
 
   #op(verb, params, access) {

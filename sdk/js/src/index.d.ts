@@ -47,6 +47,8 @@ export interface ClientOptions {
   /** Milliseconds since the epoch; for tests. */
   now?: () => number;
   onSessionChange?: (tokenSet: TokenSet | null) => void;
+  /** A failure of the event stream the client opens again by itself (it goes on trying). */
+  onRealtimeError?: (error: Error) => void;
 }
 
 export interface UserProfile {
@@ -148,8 +150,36 @@ export interface Index {
   last_used_ms: number | null;
 }
 
+/** One event of a live query (docs/api.md#realtime). */
+export interface RealtimeEvent {
+  type: 'created' | 'updated' | 'enter' | 'leave' | 'archived' | 'restored' | 'deleted' | 'reset';
+  /** Its position in the server's events (none for reset). */
+  id: string | null;
+  key?: string;
+  collection: string;
+  /** As the query may see it; absent with keys_only and on reset. */
+  document?: Document;
+}
+
+export declare class LiveQuery {
+  readonly params: { [key: string]: Json };
+  /** The last event's id: where the query resumes after the stream breaks. */
+  readonly lastEventId: string | null;
+  unsubscribe(): Promise<void>;
+}
+
+export declare class Realtime {
+  /** The stream's client id while it is open. */
+  readonly clientId: string | null;
+  subscribe(params: { collection: string; match: { [key: string]: Json }; filter?: { [key: string]: Json }; project?: { [field: string]: Json }; keys_only?: boolean }, onEvent: (event: RealtimeEvent) => void): Promise<LiveQuery>;
+  /** Ends the stream and every query on it. */
+  close(): void;
+}
+
 export declare class Collection {
   readonly name: string;
+  /** A live query over the client's one event stream, reconnected and resumed by itself. */
+  subscribe(match: { [key: string]: Json }, onEvent: (event: RealtimeEvent) => void, options?: { filter?: { [key: string]: Json }; project?: { [field: string]: Json }; keys_only?: boolean }): Promise<LiveQuery>;
   find(params?: FindParams): Promise<Envelope<Document[], Pagination>>;
   findOne(params?: FindParams): Promise<Document | null>;
   insert(data: { [field: string]: Json } | { [field: string]: Json }[], params?: { captcha?: string }): Promise<Document[]>;
@@ -199,6 +229,7 @@ export declare class OpbaseClient {
   constructor(options: ClientOptions);
   readonly auth: Auth;
   readonly webhooks: Webhooks;
+  readonly realtime: Realtime;
   collection(name: string): Collection;
   call<D = Json>(op: string, params?: { [key: string]: Json }): Promise<Envelope<D>>;
   statement(query: string, variables?: { [key: string]: Json }): Promise<Document[]>;

@@ -1,6 +1,6 @@
 // What an app written in TypeScript does with the client; the types test compiles it with
 // --strict. Lines marked @ts-expect-error must not compile.
-import { createClient, OpbaseError, ErrorCode, verifyWebhook, type Document, type TokenSet } from '../../src/index.js';
+import { createClient, OpbaseError, ErrorCode, verifyWebhook, type Document, type Json, type RealtimeEvent, type TokenSet } from '../../src/index.js';
 
 const client = createClient({ url: 'http://127.0.0.1:8080', endpointKey: 'ep', apiKey: 'ak' });
 
@@ -25,9 +25,19 @@ export async function app(): Promise<void> {
   const type: string = payload.type;
   const { keys } = await client.auth.jwks();
   console.log(ttl, first, total, count, inserted, type, keys.length);
+  const live = await notes.subscribe({ done: false }, (event: RealtimeEvent) => {
+    const text: Json | undefined = event.type === 'created' ? event.document?.title : undefined;
+    console.log(event.id, event.key, text);
+  }, { project: { title: 1 } });
+  const resumeAt: string | null = live.lastEventId;
+  await live.unsubscribe();
+  client.realtime.close();
+  console.log(resumeAt);
 
   // @ts-expect-error the email is required
   await client.auth.signin({ password: 'x' });
+  // @ts-expect-error a live query needs its onEvent
+  await notes.subscribe({});
   // @ts-expect-error a count resolves to a number
   const wrong: string = await notes.count();
   console.log(wrong);
