@@ -12,13 +12,15 @@
 #   make bench-admin  the administrators' list ops over 100,000 accounts and documents
 #   make bench-mongodb  the datastore scenarios on sqlite, on the MongoDB driver against FerretDB,
 #                       and through three daemons on it behind nginx
+#   make bench-realtime  10,000 event streams held, 1,000 inserts a second: delivery latency,
+#                        memory per idle client, the /healthz ceiling with and without them
 #   make package  the Debian packages (CPack) in build/: opbase and opbase-dev (the plugin SDK)
 BUILD_DIR ?= build
 CHECK_DIR ?= build-check
 JOBS ?= $(shell nproc)
 CTEST_JOBS ?= 2
 
-.PHONY: format format-check deps deps-run configure configure-run configure-check build run test test-main test-asan test-fuzz fuzz package bench bench-webhooks bench-siege bench-ai-waiting bench-vdb bench-files bench-admin bench-mongodb clean
+.PHONY: format format-check deps deps-run configure configure-run configure-check build run test test-main test-asan test-fuzz fuzz package bench bench-webhooks bench-siege bench-ai-waiting bench-vdb bench-files bench-admin bench-mongodb bench-realtime clean
 
 deps:
 	@packaging/deps.sh
@@ -111,6 +113,9 @@ bench-auth: deps
 
 bench-mongodb: deps
 	bench/mongodb.sh
+
+bench-realtime: deps
+	bench/realtime.sh
 
 # The administrators' list ops over 100,000 accounts and documents. Apart from `make bench`: the
 # seeding needs cheap password hashing, which would flatter the signin scenario.

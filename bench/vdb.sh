@@ -72,17 +72,8 @@ bench_durations 15s 3s
 require_tools wrk curl cmake
 
 # ---- build ----------------------------------------------------------------------------------
-# The Release tree of bench/run.sh, with OPBASE_BUILD_BENCH on for bench/tools/vdb_bench.cpp;
-# a reused tree gets vdb_bench built when it has none.
-BENCH_CMAKE_FLAGS=(-DOPBASE_BUILD_BENCH=ON)
-if [[ "${BENCH_SKIP_BUILD:-0}" != "1" ]]; then
-  bench_build
-elif [[ ! -x "$BUILD_DIR/bench/vdb_bench" ]]; then
-  bench_compile vdb_bench vdb_bench
-fi
-bench_require_daemon auth ai vdb
-TOOL="$BUILD_DIR/bench/vdb_bench"
-[[ -x "$TOOL" ]] || die "no vdb_bench at $TOOL"
+# The Release tree of bench/run.sh, with bench/tools/vdb_bench.cpp.
+bench_build_tool vdb_bench auth ai vdb
 bench_out vdb-
 SUMMARY="$OUT/summary.tsv"
 

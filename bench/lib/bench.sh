@@ -114,6 +114,22 @@ bench_build() {
   [[ "${BENCH_SKIP_BUILD:-0}" == 1 ]] || bench_compile Release "$@"
 }
 
+# bench_build_tool <tool> [plugin...]: the Release tree with the bench helpers
+# (OPBASE_BUILD_BENCH, bench/tools/), or with BENCH_SKIP_BUILD=1 the tree as it is, <tool> built
+# in it when it has none; then the daemon and the plugins (bench_require_daemon). Sets TOOL.
+bench_build_tool() {
+  local tool="$1"; shift
+  BENCH_CMAKE_FLAGS=(-DOPBASE_BUILD_BENCH=ON)
+  if [[ "${BENCH_SKIP_BUILD:-0}" != "1" ]]; then
+    bench_build
+  elif [[ ! -x "$BUILD_DIR/bench/$tool" ]]; then
+    bench_compile "$tool" "$tool"
+  fi
+  bench_require_daemon "$@"
+  TOOL="$BUILD_DIR/bench/$tool"
+  [[ -x "$TOOL" ]] || die "no $tool at $TOOL"
+}
+
 # bench_require_daemon [plugin...]: DAEMON, the built daemon, and each plugin's .so. Only shipped
 # plugins: every figure is one users would see (no test-only plugin stands in).
 bench_require_daemon() {
