@@ -393,6 +393,10 @@ TEST_F(Realtime, UnsubscribeStopsTheEvents) {
 }
 
 TEST_F(Realtime, ASlowReaderIsCutOffAndTheOthersKeepTheirEvents) {
+  if (daemons_on_ferretdb()) {
+    GTEST_SKIP() << "FerretDB reads the whole collection for every query: the 1,500 large "
+                    "inserts that fill the sockets take minutes there (docs/operations.md)";
+  }
   const std::string feed = fresh("feed");
   EventStream slow(*daemon_);
   const std::string slow_client = slow.expect("connect").data.value("client_id", "");
