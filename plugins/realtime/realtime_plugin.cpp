@@ -14,6 +14,7 @@
 #include "opbase/sdk.hpp"
 #include "ops/realtime_ops.hpp"
 #include "settings.hpp"
+#include "subscriptions/subscription_store.hpp"
 
 namespace {
 
@@ -29,18 +30,22 @@ class RealtimePlugin final : public opbase::Plugin {
     if (!settings) return settings.status();
     settings_ = *settings;
     clients_ = std::make_unique<ClientRegistry>(settings_);
+    subscriptions_ = std::make_unique<SubscriptionStore>(host(), settings_);
     reader_ = std::make_unique<EventReader>(
-        host(), settings_, *clients_,
+        host(), settings_, *clients_, *subscriptions_,
         [this](std::string_view project, Subscription& s) { ops_->refresh(project, s); });
-    ops_ = std::make_unique<RealtimeOps>(host(), settings_, *clients_, *reader_);
+    ops_ = std::make_unique<RealtimeOps>(host(), settings_, *clients_, *reader_, *subscriptions_);
     r.endpoint_route("realtime", [this](opbase::RouteCall& call) { ops_->connect(call); });
     r.op("realtime.subscribe", Access::kUserOptional,
          [this](const Request& req) { return ops_->subscribe(req); });
     r.op("realtime.unsubscribe", Access::kUserOptional,
          [this](const Request& req) { return ops_->unsubscribe(req); });
-    r.subscribe_durable_documents("document.*");
-    // Woken by this daemon's writes; other daemons' are read every realtime.poll_ms.
-    r.subscribe("document.*", [this](const opbase::Event&) { reader_->wake(); });
+    // The documents' events, and the subscriptions' (made through any daemon sharing the store).
+    for (const char* pattern : {"document.*", "realtime.*"}) {
+      r.subscribe_durable_documents(pattern);
+      // Woken by this daemon's writes; other daemons' are read every realtime.poll_ms.
+      r.subscribe(pattern, [this](const opbase::Event&) { reader_->wake(); });
+    }
     if (Status s = r.status(); !s) return s;
     reader_->start();
     return Status::ok();
@@ -53,6 +58,7 @@ class RealtimePlugin final : public opbase::Plugin {
  private:
   Settings settings_;
   std::unique_ptr<ClientRegistry> clients_;
+  std::unique_ptr<SubscriptionStore> subscriptions_;
   std::unique_ptr<EventReader> reader_;
   std::unique_ptr<RealtimeOps> ops_;
 };

@@ -4,8 +4,9 @@
 // (docs/operations.md#running-several-daemons): limits and quotas counted once for all, one-use
 // captchas and codes used once, a refresh token rotated once, each webhook message delivered by
 // one daemon, an automatic index made once, settings and vector records seen by every daemon
-// within their bounds, and a daemon killed with SIGKILL under write load losing no acknowledged
-// write while the others go on.
+// within their bounds, a live query whose stream one daemon holds fed by writes through the
+// others, and a daemon killed with SIGKILL under write load losing no acknowledged write while
+// the others go on.
 //
 // OPBASE_TEST_MONGODB_URI names another server to share instead (MongoDB itself). FerretDB 1.x
 // does not apply concurrent updates of one document atomically (docs/operations.md,
@@ -19,6 +20,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -32,6 +34,7 @@
 
 #include "base64_text.hpp"
 #include "daemon_process.hpp"
+#include "event_stream.hpp"
 #include "ferretdb_server.hpp"
 #include "sha256_hex.hpp"
 #include "smtp_sink.hpp"
@@ -89,7 +92,7 @@ class ManyDaemons : public ::testing::Test {
  protected:
   static DaemonOptions options() {
     DaemonOptions o;
-    o.plugins = {"auth", "collection", "captcha", "webhooks", "ai", "vdb"};
+    o.plugins = {"auth", "collection", "captcha", "webhooks", "ai", "vdb", "realtime"};
     o.with_admin = true;
     o.endpoint_key = kEndpointKey;
     o.api_key = kApiKey;
@@ -496,6 +499,47 @@ TEST_F(ManyDaemons, AVectorRecordIsFoundThroughEveryDaemonWithinTheFeedsBound) {
   for (int n = 0; n < kDaemons; ++n) {
     EXPECT_TRUE(within(6s, [&] { return !finds(n); }).has_value()) << "daemon " << n;
   }
+}
+
+// A stream held by daemon 0, its subscription made through daemon 1 and the writes made through
+// daemons 1 and 2: each write reaches it through the shared store, in order, without a broker.
+TEST_F(ManyDaemons, AWriteThroughOneDaemonReachesALiveQueryOfAnother) {
+  const json tokens = new_user(1, fresh_email("live"));
+  EventStream stream(daemon(0));
+  const std::string client = stream.expect("connect").data.value("client_id", "");
+  const std::string feed = "live_feed";
+  const Answer subscribed = call(1,
+                                 {{"op", "realtime.subscribe"},
+                                  {"client_id", client},
+                                  {"collection", feed},
+                                  {"match", json::object()}},
+                                 bearer(tokens["id_token"]));
+  ASSERT_EQ(subscribed.code(), "OK") << subscribed.body.dump();
+  // Another user's write through daemon 1 is the stream's owner's business only if theirs.
+  const Answer other = call(1,
+                            {{"op", "realtime.subscribe"},
+                             {"client_id", client},
+                             {"collection", feed},
+                             {"match", json::object()}},
+                            bearer(new_user(1, fresh_email("other"))["id_token"]));
+  EXPECT_EQ(other.code(), "FORBIDDEN") << "the stream is its first subscriber's, on every daemon";
+  std::this_thread::sleep_for(10ms);  // the writes come after the subscription, by the clock too
+  std::vector<double> waits_ms;
+  for (int n = 0; n < 6; ++n) {
+    const Answer inserted =
+        call(1 + n % 2, {{"op", "collection.insert"}, {"collection", feed}, {"data", {{"n", n}}}},
+             bearer(tokens["id_token"]));
+    ASSERT_EQ(inserted.code(), "OK") << inserted.body.dump();
+    const auto written = std::chrono::steady_clock::now();
+    const Event created = stream.expect("created", 10s);
+    waits_ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - written)
+            .count());
+    EXPECT_EQ(created.data["document"]["n"], n) << "in order, through daemon " << 1 + n % 2;
+  }
+  std::sort(waits_ms.begin(), waits_ms.end());
+  std::printf("live query through the store: %.0f to %.0f ms from a write to its event\n",
+              waits_ms.front(), waits_ms.back());
 }
 
 // Writers insert through every daemon while one is killed with SIGKILL: every insert that was

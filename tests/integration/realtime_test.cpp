@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "daemon_process.hpp"
+#include "event_stream.hpp"
 #include "http_client.hpp"
 #include "temp_dir.hpp"
 
@@ -24,85 +25,6 @@ namespace {
 
 using nlohmann::json;
 using namespace std::chrono_literals;
-
-// One server-sent event as a client parses it.
-struct Event {
-  std::string id;
-  std::string name;
-  json data;
-};
-
-// An event stream read from a raw connection: the head, then events as they arrive.
-class EventStream {
- public:
-  EventStream(const DaemonProcess& daemon, const std::string& headers = "")
-      : connection_(daemon.port()) {
-    connection_.send("GET " + daemon.api_path() + "/realtime HTTP/1.1\r\nHost: x\r\nX-API-KEY: " +
-                     daemon.api_key() + "\r\n" + headers + "\r\n");
-    if (!connection_.receive_until("\r\n\r\n", 5s)) return;
-    const size_t end = connection_.received.find("\r\n\r\n");
-    head_ = connection_.received.substr(0, end);
-    buffer_ = connection_.received.substr(end + 4);
-    connection_.received.clear();
-  }
-  const std::string& head() const { return head_; }
-
-  // The next event (comments and retry lines skipped), or nullopt after `timeout`.
-  std::optional<Event> next(std::chrono::milliseconds timeout = 5s) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    for (;;) {
-      if (auto event = take()) return event;
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - std::chrono::steady_clock::now());
-      if (left <= 0ms) return std::nullopt;
-      connection_.receive_until("\n\n", std::min<std::chrono::milliseconds>(left, 200ms));
-      buffer_ += connection_.received;
-      connection_.received.clear();
-    }
-  }
-  // The next event named `name`, skipping no other: a test failure when another comes first.
-  Event expect(const std::string& name, std::chrono::milliseconds timeout = 5s) {
-    auto event = next(timeout);
-    EXPECT_TRUE(event.has_value()) << "no " << name << " event";
-    if (!event) return {};
-    EXPECT_EQ(event->name, name) << event->data.dump();
-    return *event;
-  }
-  // Whether nothing more arrives within `quiet`.
-  bool silent(std::chrono::milliseconds quiet = 500ms) { return !next(quiet).has_value(); }
-  bool closed(std::chrono::milliseconds timeout) { return connection_.closed_by_server(timeout); }
-  std::string raw() const { return buffer_ + connection_.received; }
-  int comments() const { return comments_; }
-  void close() { connection_.close(); }
-
- private:
-  std::optional<Event> take() {
-    for (;;) {
-      const size_t end = buffer_.find("\n\n");
-      if (end == std::string::npos) return std::nullopt;
-      const std::string block = buffer_.substr(0, end);
-      buffer_.erase(0, end + 2);
-      if (block.starts_with(":")) ++comments_;
-      Event event;
-      bool any = false;
-      size_t at = 0;
-      while (at <= block.size()) {
-        const size_t line_end = std::min(block.find('\n', at), block.size());
-        const std::string line = block.substr(at, line_end - at);
-        at = line_end + 1;
-        if (line.starts_with("id: ")) event.id = line.substr(4);
-        if (line.starts_with("event: ")) event.name = line.substr(7), any = true;
-        if (line.starts_with("data: ")) event.data = json::parse(line.substr(6));
-      }
-      if (any) return event;
-    }
-  }
-
-  RawConnection connection_;
-  std::string head_;
-  std::string buffer_;
-  int comments_ = 0;  // comment blocks read (heartbeats)
-};
 
 int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -64,16 +64,30 @@ void ClientRegistry::note_gone(const std::string& client_id) {
   gone_.push_back(client_id);
 }
 
-size_t ClientRegistry::drop_gone() {
+std::vector<std::pair<std::string, std::string>> ClientRegistry::drop_gone() {
   std::vector<std::string> gone;
   {
     std::lock_guard lock(gone_mu_);
     gone.swap(gone_);
   }
-  if (gone.empty()) return 0;
+  std::vector<std::pair<std::string, std::string>> dropped;
+  if (gone.empty()) return dropped;
   std::lock_guard lock(mu_);
-  for (const std::string& id : gone) remove_locked(id);
-  return gone.size();
+  for (const std::string& id : gone) {
+    const auto it = clients_.find(id);
+    if (it == clients_.end()) continue;
+    dropped.emplace_back(it->second->project, id);
+    remove_locked(id);
+  }
+  return dropped;
+}
+
+std::optional<std::string> ClientRegistry::resume_of(std::string_view project,
+                                                     std::string_view client_id) const {
+  std::lock_guard lock(mu_);
+  const auto it = clients_.find(std::string(client_id));
+  if (it == clients_.end() || it->second->project != project) return std::nullopt;
+  return it->second->resume_from;
 }
 
 void ClientRegistry::remove_locked(const std::string& client_id) {
@@ -112,15 +126,6 @@ Result<Client*> ClientRegistry::find_locked(std::string_view project, std::strin
                   {{"field", "client_id"}});
   }
   return client;
-}
-
-Result<std::string> ClientRegistry::check_caller(std::string_view project,
-                                                 std::string_view client_id,
-                                                 std::string_view user) const {
-  std::lock_guard lock(mu_);
-  auto client = find_locked(project, client_id, user);
-  if (!client) return client.status();
-  return (*client)->resume_from;
 }
 
 Status ClientRegistry::subscribe(std::string_view project, std::string_view client_id,

@@ -52,14 +52,12 @@ class ClientRegistry {
   void attach(const std::string& client_id, std::unique_ptr<HeldStream> stream);
   // Called from the HTTP front's thread when a client's stream ends: never waits.
   void note_gone(const std::string& client_id);
-  // Drops the clients gone since the last call; their count.
-  size_t drop_gone();
+  // Drops the clients gone since the last call; each one's project and id.
+  std::vector<std::pair<std::string, std::string>> drop_gone();
 
-  // The checks of a subscription's op by `user` ("" without a token) on `client_id` of
-  // `project`: VALIDATION_ERROR for an unknown client, FORBIDDEN for another user's. Returns the
-  // client's Last-Event-ID.
-  Result<std::string> check_caller(std::string_view project, std::string_view client_id,
-                                   std::string_view user) const;
+  // The Last-Event-ID the client connected with ("" for none), or nullopt when this daemon does
+  // not hold a stream of `project` with that id.
+  std::optional<std::string> resume_of(std::string_view project, std::string_view client_id) const;
   // Adds `subscription` to the client, taking the client for `user` at its first subscription:
   // RATE_LIMIT_EXCEEDED past the subscriptions of a client or the clients of a user.
   Status subscribe(std::string_view project, std::string_view client_id, std::string_view user,

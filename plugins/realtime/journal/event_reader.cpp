@@ -16,15 +16,24 @@ constexpr int64_t kPurgeEveryMs = 60'000;
 }  // namespace
 
 EventReader::EventReader(const Host& host, const Settings& settings, ClientRegistry& clients,
-                         ClientRegistry::Refresh refresh)
+                         const SubscriptionStore& subscriptions, ClientRegistry::Refresh refresh)
     : host_(host),
       settings_(settings),
       clients_(clients),
+      subscriptions_(subscriptions),
       refresh_(std::move(refresh)),
       journal_(host) {}
 
 void EventReader::start() {
-  worker_ = std::make_unique<BackgroundWorker>("rt-events", [this] { return round(); });
+  worker_ = std::make_unique<BackgroundWorker>("rt-events", [this] {
+    // A record it cannot read must not end the daemon: the round is logged and tried again.
+    try {
+      return round();
+    } catch (const std::exception& e) {
+      host_.error(std::string("realtime: reading the events failed: ") + e.what());
+      return std::chrono::milliseconds(settings_.poll_ms);
+    }
+  });
 }
 
 void EventReader::stop() {
@@ -36,30 +45,24 @@ void EventReader::wake() {
   if (worker_) worker_->wake();
 }
 
-void EventReader::replay(std::string project, std::string client_id, std::string subscription_id,
-                         std::string since) {
-  {
-    std::lock_guard lock(replays_mu_);
-    replays_[project].push_back(
-        {std::move(client_id), std::move(subscription_id), std::move(since)});
-  }
-  wake();
-}
-
 void EventReader::begin_project(const std::string& project) {
   {
-    std::lock_guard lock(replays_mu_);
+    std::lock_guard lock(begun_mu_);
     if (begun_.contains(project)) return;
   }
   auto newest = journal_.newest(project);
   if (!newest) return host_.warn("realtime: " + newest.status().to_string());
-  std::lock_guard lock(replays_mu_);
+  std::lock_guard lock(begun_mu_);
   begun_.emplace(project, *newest);
 }
 
 std::chrono::milliseconds EventReader::round() {
   const int64_t now_ms = host_.now_ms();
-  clients_.drop_gone();
+  for (const auto& [project, client_id] : clients_.drop_gone()) {
+    if (Status s = subscriptions_.remove_client(project, client_id, now_ms); !s) {
+      host_.warn("realtime: forgetting a stream: " + s.to_string());
+    }
+  }
   const std::vector<std::string> projects = clients_.projects();
   // A project without clients is read again from the newest event when one comes back...
   std::erase_if(feeds_, [&](const auto& entry) {
@@ -68,7 +71,7 @@ std::chrono::milliseconds EventReader::round() {
   // ... as the connect noted it (its client may have come after the list above).
   std::map<std::string, std::string> begun;
   {
-    std::lock_guard lock(replays_mu_);
+    std::lock_guard lock(begun_mu_);
     begun.swap(begun_);
   }
   for (auto& [project, newest] : begun) {
@@ -96,12 +99,6 @@ void EventReader::serve(const std::string& project, Feed& feed, int64_t now_ms) 
     feed.cursor = *newest;
     feed.started = true;
   }
-  std::vector<Replay> replays;
-  {
-    std::lock_guard lock(replays_mu_);
-    if (auto it = replays_.find(project); it != replays_.end()) replays.swap(it->second);
-  }
-  for (const Replay& r : replays) replay_one(project, feed, r, now_ms);
   const int64_t settled_ms = now_ms - settings_.settle_ms;
   for (;;) {
     std::string last;
@@ -109,6 +106,11 @@ void EventReader::serve(const std::string& project, Feed& feed, int64_t now_ms) 
     if (!events) return host_.warn("realtime: " + events.status().to_string());
     for (const JournalEvent& event : *events) {
       if (settings_.settle_ms > 0 && event_id_time_ms(event.id).value_or(0) > settled_ms) return;
+      if (event.subscription_change()) {
+        change_subscription(project, event, now_ms);
+        feed.cursor = event.id;
+        continue;
+      }
       const size_t sent = clients_.deliver(project, event, now_ms, refresh_);
       feed.cursor = event.id;
       if (sent > 0) {
@@ -121,23 +123,50 @@ void EventReader::serve(const std::string& project, Feed& feed, int64_t now_ms) 
   }
 }
 
-void EventReader::replay_one(const std::string& project, const Feed& feed, const Replay& r,
-                             int64_t now_ms) {
-  const auto since_ms = event_id_time_ms(r.since);
+void EventReader::change_subscription(const std::string& project, const JournalEvent& event,
+                                      int64_t now_ms) {
+  const nlohmann::json& record = event.document;
+  if (!record.is_object()) return;
+  const std::string client_id = record.value("client_id", "");
+  const auto resume = clients_.resume_of(project, client_id);
+  if (!resume) return;  // another daemon's stream, or one gone
+  const std::string user = record.value("user", "");
+  if (event.type == kUnsubscribedEvent) {
+    clients_.unsubscribe(project, client_id, user, record.value("_key", ""));
+    return;
+  }
+  auto subscription = subscription_from_record(record, now_ms);
+  if (!subscription) return host_.warn("realtime: " + subscription.status().to_string());
+  const std::string id = subscription->id;
+  if (Status s = clients_.subscribe(project, client_id, user, std::move(*subscription)); !s) {
+    return host_.warn("realtime: " + s.to_string());
+  }
+  // Its own `since`, else the Last-Event-ID its stream connected with.
+  const auto given = record.find("since");
+  const std::string since =
+      given != record.end() && given->is_string() ? given->get<std::string>() : *resume;
+  if (!since.empty()) replay(project, client_id, id, since, event.id, now_ms);
+}
+
+void EventReader::replay(const std::string& project, const std::string& client_id,
+                         const std::string& subscription_id, const std::string& since,
+                         const std::string& until, int64_t now_ms) {
+  const auto since_ms = event_id_time_ms(since);
   if (!since_ms || *since_ms < now_ms - settings_.retention_s * 1000) {
     host_.count("resets_total");
-    return clients_.reset(r.client_id, r.subscription_id, now_ms);
+    return clients_.reset(client_id, subscription_id, now_ms);
   }
-  std::string at = r.since;
-  while (at < feed.cursor) {
+  std::string at = since;
+  while (at < until) {
     std::string last;
     auto events = journal_.after(project, at, kPage, last);
     if (!events) return host_.warn("realtime: " + events.status().to_string());
     if (events->empty()) return;
     for (const JournalEvent& event : *events) {
-      if (event.id > feed.cursor) return;  // live from here on
-      if (!clients_.deliver_to(r.client_id, r.subscription_id, event, now_ms, refresh_)) return;
+      if (event.id >= until) return;  // live from here on
       at = event.id;
+      if (event.subscription_change()) continue;
+      if (!clients_.deliver_to(client_id, subscription_id, event, now_ms, refresh_)) return;
     }
   }
 }

@@ -28,8 +28,8 @@ std::optional<JournalEvent> JournalEvent::from_record(const nlohmann::json& reco
   e.id = text_of(record, "id");
   e.type = text_of(record, "type");
   const auto data = record.find("data");
-  if (e.id.empty() || !e.type.starts_with("document.") || data == record.end() ||
-      !data->is_object()) {
+  const bool known = e.type.starts_with("document.") || e.type.starts_with("realtime.");
+  if (e.id.empty() || !known || data == record.end() || !data->is_object()) {
     return std::nullopt;
   }
   e.collection = text_of(*data, "collection");

@@ -14,7 +14,7 @@ namespace opbase::realtime {
 
 struct JournalEvent {
   std::string id;           // "evt_...": its position in the journal, and the stream's event id
-  std::string type;         // "document.created", ...
+  std::string type;         // "document.created", ..., or realtime.subscribed / unsubscribed
   std::string write;        // "insert", "update", "archive", "delete" or "restore"
   std::string collection;   // the document's
   std::string key;          // the document's `_key`
@@ -22,7 +22,11 @@ struct JournalEvent {
   nlohmann::json before;    // before an update; null otherwise
   int64_t time_ms = 0;
 
-  // The event a journal record holds; nullopt for a record that is not a document event.
+  // A subscription made or removed (subscription_store.hpp): `document` is its record.
+  bool subscription_change() const { return type.starts_with("realtime."); }
+
+  // The event a journal record holds; nullopt for a record that is neither a document event nor
+  // a subscription's.
   static std::optional<JournalEvent> from_record(const nlohmann::json& record);
 };
 

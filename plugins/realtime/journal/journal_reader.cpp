@@ -79,7 +79,8 @@ Result<int64_t> JournalReader::purge(std::string_view project, int64_t before_ms
   old.at_ms = now_ms;
   auto moved = store_.change_state(project, old);
   if (!moved) return moved.status();
-  // Every deleted record of this namespace is a purged event: nothing else is kept here.
+  // Every deleted record of this namespace may go: a purged event, or a stream or subscription
+  // that ended.
   return store_.purge(project, {store::State::kDeleted, now_ms + 1});
 }
 

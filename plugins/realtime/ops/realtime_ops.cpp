@@ -14,32 +14,12 @@ using nlohmann::json;
 // How long a browser waits before it reconnects after the stream ends.
 constexpr int64_t kRetryMs = 2'000;
 
-// The conditions and projection collection.read_access has checked, parsed for judging events.
-// Its checks used the users' options; these only guard.
-const query::ParseOptions& checked_options() {
-  static const query::ParseOptions options = [] {
-    query::ParseOptions o;
-    o.allow_system_fields = true;
-    return o;
-  }();
-  return options;
-}
-
 Result<std::string> string_field(const json& body, const char* field) {
   const auto it = body.find(field);
   if (it == body.end() || !it->is_string() || it->get_ref<const std::string&>().empty()) {
     return field_error(field, std::string(field) + " must be a non-empty string");
   }
   return it->get<std::string>();
-}
-
-Status add_conditions(query::Match& match, const json& body, const char* field) {
-  const auto it = body.find(field);
-  if (it == body.end() || it->is_null()) return Status::ok();
-  auto parsed = query::parse_match(*it, checked_options());
-  if (!parsed) return parsed.status();
-  match.insert(match.end(), parsed->begin(), parsed->end());
-  return Status::ok();
 }
 
 }  // namespace
@@ -61,6 +41,11 @@ void RealtimeOps::connect(RouteCall& call) {
     return;
   }
   reader_.begin_project(std::string(call.project_id()));
+  if (Status s = subscriptions_.add_client(call.project_id(), *id, host_.now_ms()); !s) {
+    clients_.attach(*id, nullptr);
+    call.respond_error(s);
+    return;
+  }
   HoldSettings hold;
   hold.max_queued_bytes = static_cast<uint64_t>(settings_.max_queued_bytes);
   hold.too_slow_farewell = sse_event("", "close", R"({"reason":"too_slow"})");
@@ -92,8 +77,6 @@ Result<Reply> RealtimeOps::subscribe(const Request& request) {
   auto client_id = string_field(body, "client_id");
   if (!client_id) return client_id.status();
   const std::string user(request.user_id);
-  auto resume = clients_.check_caller(request.project_id, *client_id, user);
-  if (!resume) return resume.status();
   // Checked by the collection plugin as collection.find checks its query: the same errors.
   json access = {{"collection", body.value("collection", json())},
                  {"match", body.value("match", json())},
@@ -101,43 +84,38 @@ Result<Reply> RealtimeOps::subscribe(const Request& request) {
                  {"project", body.value("project", json())},
                  {"user_id", user},
                  {"claims", request.signed_in() ? request.user_claims() : json()}};
+  if (Status s = subscriptions_.claim(request.project_id, *client_id, user, false); !s) return s;
   auto scope = read_access(request.project_id, access);
   if (!scope) return scope.status();
   const auto keys_only = body.find("keys_only");
   if (keys_only != body.end() && !keys_only->is_boolean() && !keys_only->is_null()) {
     return field_error("keys_only", "keys_only must be true or false");
   }
-  std::string since = *resume;
+  json since = nullptr;
   if (const auto it = body.find("since"); it != body.end() && !it->is_null()) {
     if (!it->is_string() || !event_id_time_ms(it->get<std::string>())) {
       return field_error("since", "since must be an event id the stream sent (evt_...)");
     }
-    since = it->get<std::string>();
+    since = *it;
   }
-
-  Subscription s;
-  s.id = "rts_" + random_hex(12);
-  s.collection = access["collection"].get<std::string>();
-  if (Status st = add_conditions(s.match, body, "match"); !st) return st;
-  if (Status st = add_conditions(s.match, body, "filter"); !st) return st;
-  if (const auto it = body.find("project"); it != body.end() && !it->is_null()) {
-    auto projection = query::parse_projection(*it, checked_options());
-    if (!projection) return projection.status();
-    s.projection = std::move(*projection);
-    s.projects = true;
+  if (Status s = subscriptions_.claim(request.project_id, *client_id, user, true); !s) return s;
+  const std::string id = "rts_" + random_hex(12);
+  json record = {{"_key", id},
+                 {"_userkey", nullptr},
+                 {"client_id", *client_id},
+                 {"user", user},
+                 {"collection", access["collection"]},
+                 {"match", access["match"]},
+                 {"filter", access["filter"]},
+                 {"project", access["project"]},
+                 {"keys_only", keys_only != body.end() && keys_only->is_boolean() && *keys_only},
+                 {"since", since},
+                 {"scope", *scope ? store::scope_to_json(**scope) : json(nullptr)},
+                 {"access", std::move(access)}};
+  if (Status s = subscriptions_.add_subscription(request.project_id, std::move(record)); !s) {
+    return s;
   }
-  s.keys_only = keys_only != body.end() && keys_only->is_boolean() && keys_only->get<bool>();
-  s.scope = std::move(*scope);
-  s.scope_checked_ms = host_.now_ms();
-  s.access_request = std::move(access);
-  const std::string subscription_id = s.id;
-  if (Status st = clients_.subscribe(request.project_id, *client_id, user, std::move(s)); !st) {
-    return st;
-  }
-  if (!since.empty()) {
-    reader_.replay(std::string(request.project_id), *client_id, subscription_id, since);
-  }
-  return Reply({{"subscription_id", subscription_id}});
+  return Reply({{"subscription_id", id}});
 }
 
 Result<Reply> RealtimeOps::unsubscribe(const Request& request) {
@@ -146,10 +124,11 @@ Result<Reply> RealtimeOps::unsubscribe(const Request& request) {
   auto subscription_id = string_field(request.body, "subscription_id");
   if (!subscription_id) return subscription_id.status();
   const std::string user(request.user_id);
-  if (auto checked = clients_.check_caller(request.project_id, *client_id, user); !checked) {
-    return checked.status();
-  }
-  if (!clients_.unsubscribe(request.project_id, *client_id, user, *subscription_id)) {
+  if (Status s = subscriptions_.claim(request.project_id, *client_id, user, false); !s) return s;
+  auto removed = subscriptions_.remove_subscription(request.project_id, *client_id,
+                                                    *subscription_id, host_.now_ms());
+  if (!removed) return removed.status();
+  if (!*removed) {
     return field_error("subscription_id", "this event stream has no such subscription",
                        {{"reason", "unknown_subscription"}});
   }

@@ -3,7 +3,9 @@
 // it, checked as collection.find checks its query (the collection plugin's
 // collection.read_access answers who may read what), and realtime.unsubscribe removes one. The
 // caller's bearer token travels with the ops, never in the stream's URL; the stream belongs to
-// the user whose token made its first subscription.
+// the user whose token made its first subscription. The ops write the subscription to the
+// store (subscription_store.hpp), so they may reach any daemon sharing it: the one holding the
+// stream starts the subscription when its event reader meets it.
 // Thread-safety: every handler may run concurrently.
 #pragma once
 
@@ -13,14 +15,19 @@
 #include "opbase/op.hpp"
 #include "opbase/route.hpp"
 #include "settings.hpp"
+#include "subscriptions/subscription_store.hpp"
 
 namespace opbase::realtime {
 
 class RealtimeOps {
  public:
   RealtimeOps(const Host& host, const Settings& settings, ClientRegistry& clients,
-              EventReader& reader)
-      : host_(host), settings_(settings), clients_(clients), reader_(reader) {}
+              EventReader& reader, const SubscriptionStore& subscriptions)
+      : host_(host),
+        settings_(settings),
+        clients_(clients),
+        reader_(reader),
+        subscriptions_(subscriptions) {}
 
   // GET /api/{endpoint_key}/realtime: the stream.
   void connect(RouteCall& call);
@@ -39,6 +46,7 @@ class RealtimeOps {
   const Settings& settings_;
   ClientRegistry& clients_;
   EventReader& reader_;
+  const SubscriptionStore& subscriptions_;
 };
 
 }  // namespace opbase::realtime

@@ -20,7 +20,50 @@ Delivery delivery(const Subscription& s, const JournalEvent& e, std::string_view
   return Delivery{name, std::move(data)};
 }
 
+// The conditions and projection realtime.subscribe had collection.read_access check, parsed for
+// judging events: its checks used the users' options; these only guard.
+const query::ParseOptions& checked_options() {
+  static const query::ParseOptions options = [] {
+    query::ParseOptions o;
+    o.allow_system_fields = true;
+    return o;
+  }();
+  return options;
+}
+
+Status add_conditions(query::Match& match, const json& record, const char* field) {
+  const auto it = record.find(field);
+  if (it == record.end() || it->is_null()) return Status::ok();
+  auto parsed = query::parse_match(*it, checked_options());
+  if (!parsed) return parsed.status();
+  match.insert(match.end(), parsed->begin(), parsed->end());
+  return Status::ok();
+}
+
 }  // namespace
+
+Result<Subscription> subscription_from_record(const json& record, int64_t now_ms) {
+  Subscription s;
+  s.id = record.value("_key", "");
+  s.collection = record.value("collection", "");
+  if (Status st = add_conditions(s.match, record, "match"); !st) return st;
+  if (Status st = add_conditions(s.match, record, "filter"); !st) return st;
+  if (const auto it = record.find("project"); it != record.end() && !it->is_null()) {
+    auto projection = query::parse_projection(*it, checked_options());
+    if (!projection) return projection.status();
+    s.projection = std::move(*projection);
+    s.projects = true;
+  }
+  s.keys_only = record.value("keys_only", false);
+  if (const auto it = record.find("scope"); it != record.end() && !it->is_null()) {
+    auto scope = store::scope_from_json(*it);
+    if (!scope) return scope.status();
+    s.scope = std::move(*scope);
+  }
+  s.scope_checked_ms = now_ms;
+  s.access_request = record.value("access", json::object());
+  return s;
+}
 
 std::optional<Delivery> judge(const Subscription& s, const JournalEvent& e) {
   if (e.collection != s.collection) return std::nullopt;

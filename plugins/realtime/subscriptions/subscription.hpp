@@ -34,6 +34,12 @@ struct Subscription {
   nlohmann::json access_request;
 };
 
+// The subscription a record of the store holds (subscription_store.hpp; made by
+// realtime.subscribe, whose checks it passed): {"_key", "collection", "match", "filter",
+// "project", "keys_only", "scope", "access"}. Its scope is trusted until `now_ms` plus the
+// refresh time.
+Result<Subscription> subscription_from_record(const nlohmann::json& record, int64_t now_ms);
+
 // What a subscription sends for one event.
 struct Delivery {
   std::string_view event;  // "created", "updated", "enter", "leave", "deleted", ...
