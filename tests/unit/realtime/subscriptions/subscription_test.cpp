@@ -97,5 +97,41 @@ TEST(Judge, ProjectAndKeysOnlyShapeTheData) {
   EXPECT_FALSE(keys->data.contains("document"));
 }
 
+TEST(SubscriptionRecord, ARecordGivesTheSubscriptionItWasMadeFor) {
+  const json record = {{"_key", "rts_9"},
+                       {"client_id", "rtc_1"},
+                       {"user", "ana"},
+                       {"collection", "tasks"},
+                       {"match", {{"status", "open"}}},
+                       {"filter", {{"n:$gt", 1}}},
+                       {"project", {{"status", 1}}},
+                       {"keys_only", false},
+                       {"since", nullptr},
+                       {"scope", store::scope_to_json(store::Scope::user("ana"))},
+                       {"access", {{"collection", "tasks"}}}};
+  auto s = subscription_from_record(record, 1234);
+  ASSERT_TRUE(s) << s.status().to_string();
+  EXPECT_EQ(s->id, "rts_9");
+  EXPECT_EQ(s->collection, "tasks");
+  EXPECT_EQ(s->match.size(), 2u) << "match and filter together";
+  EXPECT_TRUE(s->projects);
+  EXPECT_EQ(s->scope, store::Scope::user("ana"));
+  EXPECT_EQ(s->scope_checked_ms, 1234);
+  EXPECT_EQ(s->access_request["collection"], "tasks");
+  json open_two = kOpenMine;
+  open_two["n"] = 2;
+  EXPECT_EQ(name_of(judge(*s, event("insert", open_two))), "created");
+  EXPECT_EQ(name_of(judge(*s, event("insert", kOpenMine))), "nothing") << "no n above 1";
+}
+
+TEST(SubscriptionRecord, NoScopeIsNothingToRead) {
+  auto s = subscription_from_record(
+      {{"_key", "rts_1"}, {"collection", "tasks"}, {"match", json::object()}, {"scope", nullptr}},
+      0);
+  ASSERT_TRUE(s);
+  EXPECT_FALSE(s->scope.has_value());
+  EXPECT_EQ(name_of(judge(*s, event("insert", kOpenMine))), "nothing");
+}
+
 }  // namespace
 }  // namespace opbase::realtime
