@@ -11,32 +11,17 @@
 // non-zero on any failure.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { launch_chromium, repo, serve_page } from './browser_tools.mjs';
+import { example_page, launch_chromium, repo, require_daemon_env, serve_page } from './browser_tools.mjs';
 
-for (const name of ['OPBASE_URL', 'OPBASE_ENDPOINT_KEY', 'OPBASE_API_KEY']) {
-  if (!process.env[name]) {
-    console.error(`${name} is not set: run this through ctest (captcha_test), which starts the daemon`);
-    process.exit(2);
-  }
-}
+require_daemon_env('captcha_test');
 const shots = process.env.OPBASE_SCREENSHOTS;
 if (shots) await fs.mkdir(shots, { recursive: true });
-
-// The example exactly as documented, but for the three values a site owner fills in.
-async function page_text() {
-  const text = await fs.readFile(path.join(repo, 'docs/examples/captcha-guestbook.html'), 'utf8');
-  const filled = text.replace("'http://127.0.0.1:8080'", `'${process.env.OPBASE_URL}'`)
-    .replace("'YOUR_ENDPOINT_KEY'", `'${process.env.OPBASE_ENDPOINT_KEY}'`)
-    .replace("'YOUR_API_KEY'", `'${process.env.OPBASE_API_KEY}'`);
-  if (filled.includes('YOUR_')) throw new Error('the example no longer has the three values to fill in');
-  return filled;
-}
 
 async function serve(request, response) {
   const url = new URL(request.url, 'http://localhost');
   try {
     if (url.pathname === '/') {
-      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(await page_text());
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(await example_page('captcha-guestbook.html'));
     } else if (url.pathname === '/altcha/altcha.js') {
       const widget = await fs.readFile(path.join(repo, 'tests/node_modules/altcha/dist/main/altcha.js'));
       response.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' }).end(widget);
