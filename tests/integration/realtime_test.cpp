@@ -191,6 +191,30 @@ TEST_F(Realtime, AnotherUsersDocumentsArriveOnlyOnceTheyAreShared) {
   EXPECT_TRUE(stream->silent());
 }
 
+TEST_F(Realtime, AnAdministratorMayFollowEveryUsersDocuments) {
+  const std::string orders = fresh("orders");
+  auto [stream, client] = open();
+  const DaemonProcess::User admin = daemon_->admin();
+  const HttpResponse mine = daemon_->call({{"op", "realtime.subscribe"},
+                                           {"client_id", client},
+                                           {"collection", orders},
+                                           {"match", json::object()},
+                                           {"all_users", true},
+                                           {"keys_only", true}},
+                                          admin.bearer());
+  ASSERT_EQ(mine.status, 200) << mine.describe();
+  const std::string key = insert("ana", orders, {{"total", 12}}).value("_key", "");
+  EXPECT_EQ(stream->expect("created").data["_key"], key) << "ana's order, seen by the admin";
+  auto [other, other_client] = open();
+  const HttpResponse refused = as("bea", {{"op", "realtime.subscribe"},
+                                          {"client_id", other_client},
+                                          {"collection", orders},
+                                          {"match", json::object()},
+                                          {"all_users", true}});
+  EXPECT_EQ(refused.status, 403) << refused.describe();
+  EXPECT_EQ(refused.json()["error"]["details"]["field"], "all_users");
+}
+
 TEST_F(Realtime, AStreamBelongsToTheUserOfItsFirstSubscription) {
   const std::string notes = fresh("owned");
   auto [stream, client] = open();

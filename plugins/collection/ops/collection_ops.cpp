@@ -221,7 +221,18 @@ Result<json> CollectionOps::read_access(std::string_view project_id, const json&
   // The caller as find sees them, so every check below is find's own.
   const Request request{
       "collection.find", "collection.find", "", input, project_id, user, claims, "", "", ""};
-  if (Status s = admit(request, input.value("collection", json()), {Action::kRead}); !s) return s;
+  const auto all_users = input.find("all_users");
+  const bool every_user = all_users != input.end() && all_users->is_boolean() && *all_users;
+  if (every_user) {
+    // As collection.admin.find reads: every user's documents, for administrators only.
+    const auto roles = Caller::of(request, true).roles;
+    if (std::find(roles.begin(), roles.end(), "admin") == roles.end()) {
+      return Status(code::kForbidden, "only administrators read every user's documents",
+                    {{"field", "all_users"}});
+    }
+  } else if (Status s = admit(request, input.value("collection", json()), {Action::kRead}); !s) {
+    return s;
+  }
   auto collection = collection_of(input);
   if (!collection) return collection.status();
   for (const auto& [field, required] : {std::pair{"match", true}, std::pair{"filter", false}}) {
@@ -232,6 +243,7 @@ Result<json> CollectionOps::read_access(std::string_view project_id, const json&
   if (auto it = input.find("project"); it != input.end() && !it->is_null()) {
     if (auto parsed = query::parse_projection(*it, user_query_); !parsed) return parsed.status();
   }
+  if (every_user) return json{{"scope", store::scope_to_json(store::Scope::everyone())}};
   auto scope = scope_of(request, *collection, Action::kRead);
   if (!scope) return scope.status();
   return json{{"scope", *scope ? store::scope_to_json(**scope) : json(nullptr)}};

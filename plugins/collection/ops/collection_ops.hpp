@@ -45,7 +45,9 @@ class CollectionOps {
   // ("collection", "match", "filter", "project"). The fields are checked as find checks them,
   // with the same refusals (AUTHENTICATION_FAILED for a caller without a token whom the rules
   // do not let read); the answer is {"scope": the store scope of the documents the caller may
-  // read (store::scope_to_json), or null when none}.
+  // read (store::scope_to_json), or null when none}. With "all_users": true, every user's
+  // documents, as collection.admin.find reads them: FORBIDDEN but for a token with the admin
+  // role.
   Result<nlohmann::json> read_access(std::string_view project_id, const nlohmann::json& input);
 
   // How users' queries are parsed: the base properties addressable, limits at limit_cap.

@@ -82,11 +82,16 @@ Result<Reply> RealtimeOps::subscribe(const Request& request) {
                  {"match", body.value("match", json())},
                  {"filter", body.value("filter", json())},
                  {"project", body.value("project", json())},
+                 {"all_users", body.value("all_users", json())},
                  {"user_id", user},
                  {"claims", request.signed_in() ? request.user_claims() : json()}};
   if (Status s = subscriptions_.claim(request.project_id, *client_id, user, false); !s) return s;
   auto scope = read_access(request.project_id, access);
   if (!scope) return scope.status();
+  if (const auto it = body.find("all_users");
+      it != body.end() && !it->is_boolean() && !it->is_null()) {
+    return field_error("all_users", "all_users must be true or false");
+  }
   const auto keys_only = body.find("keys_only");
   if (keys_only != body.end() && !keys_only->is_boolean() && !keys_only->is_null()) {
     return field_error("keys_only", "keys_only must be true or false");
