@@ -215,6 +215,15 @@ try {
   if (count.body.data?.count !== 2) fail('restore', `ada counts ${JSON.stringify(count.body)}`);
   await shot(page, 'data');
 
+  // ---- the page follows its collection: a write made elsewhere shows without a reload ----
+  await page.waitForSelector('#live-status:text("Live:")', { timeout: 10000 });
+  const rowsBefore = (await page.$$('#documents tbody tr')).length;
+  const elsewhereDoc = await call('collection.insert', { collection: 'notes', data: { text: 'written elsewhere' } }, adaToken);
+  await eventually('live insert', async () => (await page.$$('#documents tbody tr')).length === rowsBefore + 1);
+  await shot(page, 'data-live');
+  await call('collection.delete', { collection: 'notes', match: { _key: elsewhereDoc.body.data[0]._key } }, adaToken);
+  await eventually('live delete', async () => (await page.$$('#documents tbody tr')).length === rowsBefore);
+
   // ---- a collection's rules: notes opened to readers without a token, then back ----
   await page.click('nav a[data-page=rules]');
   await page.waitForSelector('#rules-editor table');

@@ -21,7 +21,7 @@ using nlohmann::json;
 
 DaemonOptions console_options() {
   DaemonOptions options;
-  options.plugins = {"auth", "collection", "webhooks", "file", "vdb", "console"};
+  options.plugins = {"auth", "collection", "webhooks", "file", "vdb", "realtime", "console"};
   options.with_admin = true;
   options.config = {{"webhooks.allow_private_targets", "true"},
                     {"webhooks.poll", "100ms"},

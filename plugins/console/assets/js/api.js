@@ -47,6 +47,34 @@ export class Api {
     throw error;
   }
 
+  // The daemon's event stream (docs/api.md#realtime): resolves to {clientId, close} once it has
+  // opened, and calls onEvent(name, data) for each event of a live query on it, and
+  // onReconnect(clientId) when it opened again after a break (its subscriptions are then gone:
+  // make them again). Rejects when it does not open: a daemon without the realtime plugin. A
+  // browser's EventSource cannot set headers, so the project's API key goes in the query; the
+  // token never does (it travels with realtime.subscribe).
+  liveStream(onEvent, onReconnect) {
+    const url = `/api/${encodeURIComponent(this.endpointKey)}/realtime?api_key=${encodeURIComponent(this.apiKey)}`;
+    const source = new EventSource(url);
+    return new Promise((resolve, reject) => {
+      let clientId = null;
+      source.addEventListener("connect", (event) => {
+        const first = clientId === null;
+        clientId = JSON.parse(event.data).client_id;
+        if (first) resolve({ get clientId() { return clientId; }, close: () => source.close() });
+        else onReconnect(clientId);
+      });
+      source.addEventListener("error", () => {
+        if (clientId !== null) return;  // a break: the browser opens it again by itself
+        source.close();
+        reject(new ApiError(0, { code: "UNKNOWN_OPERATION", message: "this daemon has no event stream" }));
+      });
+      for (const name of ["created", "updated", "enter", "leave", "archived", "restored", "deleted", "reset"]) {
+        source.addEventListener(name, (event) => onEvent(name, JSON.parse(event.data)));
+      }
+    });
+  }
+
   // The op's answer, or null when no plugin of this daemon serves it (an area not loaded).
   async optional(op, params = {}) {
     try {

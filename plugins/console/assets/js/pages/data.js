@@ -1,5 +1,7 @@
 // Data: every collection with its counts, and a browser over every user's documents with the
-// API's match syntax, a sort and pages; a document's JSON; delete, and restore by `_ref`.
+// API's match syntax, a sort and pages; a document's JSON; delete, and restore by `_ref`. The
+// page follows the collection it shows (a live query of every user's documents, when the daemon
+// loads the realtime plugin): a change made anywhere shows within a moment, without a reload.
 import { field, h, pager, replace, statusLine, table, when } from "../dom.js";
 
 const kLimit = 20;
@@ -20,6 +22,8 @@ export async function render(api, page) {
   const match = h("textarea", { name: "match", rows: 2, spellcheck: "false" }, "{}");
   const sort = h("input", { name: "sort", value: "_created_at desc" });
   const ref = h("input", { name: "ref", placeholder: "_ref from a delete" });
+  const live = h("p", { class: "hint", id: "live-status" });
+  let shownOffset = 0;
 
   async function restore(refValue) {
     try {
@@ -44,6 +48,7 @@ export async function render(api, page) {
   }
 
   async function load(offset = 0) {
+    shownOffset = offset;
     detail.hidden = true;
     collections = (await api.call("collection.admin.list")).data;
     drawCounts();
@@ -76,6 +81,43 @@ export async function render(api, page) {
     }
   }
 
+  // ---- following the collection shown ----
+  let stream = null;
+  let subscription = null;
+  let followed = null;
+  let wasShown = false;
+  let pending = null;
+  async function follow(name) {
+    if (followed === name && subscription) return;
+    followed = name;
+    try {
+      stream ??= await api.liveStream(onLiveEvent, () => {
+        subscription = null;
+        follow(followed);
+      });
+      if (subscription) {
+        await api.call("realtime.unsubscribe", { client_id: stream.clientId, subscription_id: subscription }).catch(() => {});
+        subscription = null;
+      }
+      const { data } = await api.call("realtime.subscribe",
+        { client_id: stream.clientId, collection: name, match: {}, all_users: true, keys_only: true });
+      subscription = data.subscription_id;
+      live.textContent = `Live: changes to ${name} show as they happen.`;
+    } catch (e) {
+      live.textContent = e.code === "UNKNOWN_OPERATION"
+        ? "Not live: this daemon does not load the realtime plugin."
+        : `Not live: ${e.message}`;
+    }
+  }
+  function onLiveEvent(name, data) {
+    if (page.isConnected) wasShown = true;
+    else if (wasShown) return stream?.close();  // another page is shown now
+    if (data.subscription_id !== subscription) return;
+    // A burst of writes is one reload.
+    clearTimeout(pending);
+    pending = setTimeout(() => load(shownOffset), 150);
+  }
+
   drawCounts();
   page.append(counts);
   if (collections.length === 0) return;
@@ -83,11 +125,13 @@ export async function render(api, page) {
     h("form", { class: "query", onsubmit: (event) => {
       event.preventDefault();
       load(0);
+      follow(collection.value);
     } }, field("Collection", collection), field("Match", match), field("Sort", sort), h("button", { type: "submit" }, "Find")),
-    message, results, detail,
+    live, message, results, detail,
     h("form", { class: "inline", onsubmit: (event) => {
       event.preventDefault();
       restore(ref.value.trim());
     } }, field("Restore by _ref", ref), h("button", { type: "submit" }, "Restore")));
   await load(0);
+  follow(collection.value);  // not awaited: the page shows now, live a moment later
 }
