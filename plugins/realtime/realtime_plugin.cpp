@@ -35,6 +35,9 @@ class RealtimePlugin final : public opbase::Plugin {
         host(), settings_, *clients_, *subscriptions_,
         [this](std::string_view project, Subscription& s) { ops_->refresh(project, s); });
     ops_ = std::make_unique<RealtimeOps>(host(), settings_, *clients_, *reader_, *subscriptions_);
+    // A connect holds a lane thread for one store write; when every client of a restarted
+    // daemon comes back at once, thousands wait their turn rather than being refused.
+    r.size_lane(16, 16'384);
     r.endpoint_route("realtime", [this](opbase::RouteCall& call) { ops_->connect(call); });
     r.op("realtime.subscribe", Access::kUserOptional,
          [this](const Request& req) { return ops_->subscribe(req); });

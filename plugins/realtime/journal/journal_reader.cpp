@@ -11,6 +11,8 @@ using nlohmann::json;
 
 // The `_key` of a record is "<id>.realtime": ids have one length, so keys sort as ids do.
 constexpr std::string_view kSuffix = ".realtime";
+// Above every event's key ("evt_" and hex digits), below any other.
+constexpr std::string_view kKeysEnd = "evt_g";
 
 Result<query::Match> match_of(const json& match) {
   return query::parse_match(match, store::wire_parse_options());
@@ -48,7 +50,11 @@ Result<std::vector<JournalEvent>> JournalReader::after(std::string_view project,
   store::FindRequest find;
   find.collection = std::string(store::kEventsCollection);
   find.scope = store::Scope::everyone();
-  auto match = match_of(after.empty() ? json::object() : json{{"_key:$gt", record_key(after)}});
+  // Bounded above too: on sqlite the store walks its index of every key from the first, and keys
+  // after the events' ("rtc_...", other collections' random hex from 'f') are not to be walked.
+  json range = {{"_key:$lt", std::string(kKeysEnd)}};
+  if (!after.empty()) range["_key:$gt"] = record_key(after);
+  auto match = match_of(range);
   if (!match) return match.status();
   find.match = std::move(*match);
   auto sort = by_key(true);
