@@ -311,6 +311,12 @@ TEST_F(Realtime, BadInputGetsAClearErrorAndChangesNothing) {
         {"match", json::object()},
         {"since", "yesterday"}},
        "since"},
+      {{{"op", "realtime.subscribe"},
+        {"client_id", client},
+        {"collection", notes},
+        {"match", json::object()},
+        {"all_users", "yes"}},
+       "all_users"},
       {{{"op", "realtime.unsubscribe"}, {"client_id", client}, {"subscription_id", "rts_nope"}},
        "subscription_id"},
   };

@@ -1,7 +1,6 @@
 #include "clients/client_registry.hpp"
 
 #include <algorithm>
-#include <set>
 
 #include "opbase/crypto.hpp"
 #include "opbase/error_code.hpp"
@@ -47,6 +46,7 @@ Result<std::string> ClientRegistry::add(std::string project, std::string address
   client->resume_from = std::move(resume_from);
   client->last_sent_ms = now_ms;
   std::string id = client->id;
+  ++per_project_[client->project];
   clients_.emplace(id, std::move(client));
   return id;
 }
@@ -98,6 +98,9 @@ void ClientRegistry::remove_locked(const std::string& client_id) {
   subscriptions_ -= client.subscriptions.size();
   if (auto a = per_address_.find(client.address); a != per_address_.end() && --a->second <= 0) {
     per_address_.erase(a);
+  }
+  if (auto p = per_project_.find(client.project); p != per_project_.end() && --p->second <= 0) {
+    per_project_.erase(p);
   }
   if (client.user) {
     const auto u = per_user_.find(user_key(client.project, *client.user));
@@ -175,11 +178,11 @@ bool ClientRegistry::push_locked(Client& client, const std::string& bytes, int64
   return client.stream->push(bytes);
 }
 
-bool ClientRegistry::send_locked(Client& client, const Subscription& subscription,
+bool ClientRegistry::send_locked(Client& client, Subscription& subscription,
                                  const JournalEvent& event, int64_t now_ms,
                                  const Refresh& refresh) {
   if (now_ms - subscription.scope_checked_ms >= settings_.rules_refresh_s * 1000) {
-    refresh(client.project, const_cast<Subscription&>(subscription));
+    refresh(client.project, subscription);
   }
   auto delivery = judge(subscription, event);
   if (!delivery) return false;
@@ -232,9 +235,10 @@ void ClientRegistry::heartbeat(int64_t now_ms, int64_t idle_ms) {
 
 std::vector<std::string> ClientRegistry::projects() const {
   std::lock_guard lock(mu_);
-  std::set<std::string> projects;
-  for (const auto& entry : clients_) projects.insert(entry.second->project);
-  return {projects.begin(), projects.end()};
+  std::vector<std::string> projects;
+  projects.reserve(per_project_.size());
+  for (const auto& entry : per_project_) projects.push_back(entry.first);
+  return projects;
 }
 
 size_t ClientRegistry::client_count() const {

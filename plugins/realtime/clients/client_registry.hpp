@@ -80,7 +80,7 @@ class ClientRegistry {
   // A heartbeat to every client that was sent nothing for `idle_ms`.
   void heartbeat(int64_t now_ms, int64_t idle_ms);
 
-  std::vector<std::string> projects() const;  // those with a client
+  std::vector<std::string> projects() const;  // those with a client, sorted
   size_t client_count() const;
   size_t subscription_count() const;
 
@@ -97,7 +97,7 @@ class ClientRegistry {
                               std::string_view user) const;
   void remove_locked(const std::string& client_id);
   void unindex_locked(const Client& client, const Subscription& subscription);
-  bool send_locked(Client& client, const Subscription& subscription, const JournalEvent& event,
+  bool send_locked(Client& client, Subscription& subscription, const JournalEvent& event,
                    int64_t now_ms, const Refresh& refresh);
   bool push_locked(Client& client, const std::string& bytes, int64_t now_ms);
 
@@ -106,6 +106,8 @@ class ClientRegistry {
   std::unordered_map<std::string, std::unique_ptr<Client>> clients_;
   std::unordered_map<std::string, std::vector<Listener>> listeners_;  // by index_key
   std::unordered_map<std::string, int64_t> per_address_;
+  // Clients by project, sorted, so the reader's list of projects costs no walk of the clients.
+  std::map<std::string, int64_t> per_project_;
   std::unordered_map<std::string, int64_t> per_user_;  // by project and user
   size_t subscriptions_ = 0;
 
